@@ -1,0 +1,28 @@
+"""Roofline Drill: page config, navigation over the pages that exist, the shared sidebar."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui.context import db_path, init_session
+
+_HERE = Path(__file__).parent
+# (file, title, icon); the first page that exists is the default.
+_PAGES = (
+    ("pages/practice.py", "Practice", ":material/school:"),
+    ("pages/mock_interview.py", "Mock interview", ":material/timer:"),
+    ("pages/readiness.py", "Readiness", ":material/checklist:"),
+    ("pages/gpu_checks.py", "GPU checks", ":material/speed:"),
+)
+
+st.set_page_config(page_title="Roofline Drill", page_icon=":material/speed:", layout="wide")
+init_session()
+pages = [
+    st.Page(path, title=title, icon=icon, default=not i)
+    for i, (path, title, icon) in enumerate(p for p in _PAGES if (_HERE / p[0]).exists())
+]
+nav = st.navigation(pages)
+with st.sidebar:
+    st.markdown("**Roofline Drill**: why LLM inference is memory-bound.")
+    st.caption(f"Progress is saved in `{db_path()}`.")
+nav.run()

@@ -1,0 +1,1 @@
+"""Micro-benchmarks on the user's own device, compared with grader.estimator. Imports torch lazily."""

@@ -1,0 +1,86 @@
+"""A generated problem: everything grading needs, with no reference back to the bank.
+
+``question_bank.generate`` builds these; ``grader.grade`` reads them. The grader never imports
+the bank, so the exact answer, the tolerance, the slip values and the derivation all travel
+inside the problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from grader.derivation import Step
+
+
+class Kind(StrEnum):
+    """How a problem is answered."""
+
+    NUMERIC = "numeric"
+    CHOICE = "choice"
+    RECALL = "recall"
+
+
+class ToleranceKind(StrEnum):
+    """How far from the exact answer a response may be.
+
+    ``relative``: |x − v| ≤ value · |v|. ``absolute``: |x − v| ≤ value (in the display unit).
+    ``geometric``: v / value ≤ x ≤ v · value (value > 1), for order-of-magnitude answers.
+    """
+
+    RELATIVE = "relative"
+    ABSOLUTE = "absolute"
+    GEOMETRIC = "geometric"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    kind: ToleranceKind = ToleranceKind.RELATIVE
+    value: float = 0.05
+
+
+@dataclass(frozen=True)
+class SlipValue:
+    """A named wrong answer the template expects people to give, with its SI value."""
+
+    name: str
+    value: float
+    diagnosis: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a choice problem, in the order shown."""
+
+    text: str
+    correct: bool
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One concrete question.
+
+    ``answer`` is in SI base units (bytes, seconds, FLOP, FLOP/s, bytes/s, FLOP/B, tokens or a
+    pure number) and ``unit`` is the display unit a bare number is read in (``GB``, ``ms``...).
+    Choice and recall problems have ``answer`` None.
+    """
+
+    template_id: str
+    checklist_item: str
+    kind: Kind
+    prompt: str
+    seed: int
+    params: dict[str, Any] = field(default_factory=dict)
+    answer: float | None = None
+    unit: str = ""
+    tolerance: Tolerance = field(default_factory=Tolerance)
+    choices: tuple[Choice, ...] = ()
+    slips: tuple[SlipValue, ...] = ()
+    derivation: tuple[Step, ...] = ()
+    explanation: str = ""
+    references: tuple[str, ...] = ()
+    key_points: tuple[str, ...] = ()
+    difficulty: int = 1
+    title: str = ""

@@ -1,0 +1,1 @@
+"""Shared pieces of the Streamlit pages: session-state keys, per-session context, charts."""
