@@ -104,9 +104,7 @@ def weight_bytes(*, n_params: float, bytes_per_param: float) -> float:
     )
 
 
-def _attention_params_per_layer(
-    *, d_model: int, n_heads: int, n_kv_heads: int, head_dim: int
-) -> int:
+def _attention_params_per_layer(*, d_model: int, n_heads: int, n_kv_heads: int, head_dim: int) -> int:
     q_and_o = 2 * d_model * n_heads * head_dim
     k_and_v = 2 * d_model * n_kv_heads * head_dim
     return q_and_o + k_and_v
@@ -213,9 +211,7 @@ def active_params(
     For a dense model (``n_experts == 1``) this equals :func:`transformer_params`.
     """
     if n_experts_active > n_experts:
-        raise ValueError(
-            f"n_experts_active ({n_experts_active}) cannot exceed n_experts ({n_experts})"
-        )
+        raise ValueError(f"n_experts_active ({n_experts_active}) cannot exceed n_experts ({n_experts})")
     return _count_params(
         n_layers=n_layers,
         d_model=d_model,
@@ -246,9 +242,7 @@ def flops_per_token(*, n_params: float) -> float:
     return step("FLOPs per token", "2 · P", f"2 · {num(n_params)}", value, "FLOP")
 
 
-def attention_flops_per_token(
-    *, n_layers: int, n_heads: int, head_dim: int, context_len: int
-) -> float:
+def attention_flops_per_token(*, n_layers: int, n_heads: int, head_dim: int, context_len: int) -> float:
     """Attention FLOPs per token that 2P ignores: 4 · L · context · heads · head_dim.
 
     Q·Kᵀ and the weighted sum over V are each 2 · context · heads · head_dim per layer.
@@ -330,9 +324,7 @@ def arithmetic_intensity_elementwise(
     )
 
 
-def attainable_flops(
-    *, arithmetic_intensity: float, peak_flops: float, mem_bandwidth: float
-) -> float:
+def attainable_flops(*, arithmetic_intensity: float, peak_flops: float, mem_bandwidth: float) -> float:
     """The roofline: min(peak FLOP/s, intensity · bandwidth), in FLOP/s. Ignores overhead."""
     value = min(peak_flops, arithmetic_intensity * mem_bandwidth)
     return step(
@@ -448,7 +440,10 @@ def decode_arithmetic_intensity(*, batch_size: int, bytes_per_param: float) -> f
 
 
 def prefill_arithmetic_intensity(*, n_tokens: int, bytes_per_param: float) -> float:
-    """FLOP per weight byte of a prefill over ``n_tokens``: 2 · T / bytes per param (as decode with batch = T)."""
+    """FLOP per weight byte of a prefill over ``n_tokens``: 2 · T / bytes per param.
+
+    The same as decode with batch = T: every weight read serves T tokens.
+    """
     return step(
         "Prefill arithmetic intensity",
         "2 · tokens / bytes per param",
@@ -458,9 +453,7 @@ def prefill_arithmetic_intensity(*, n_tokens: int, bytes_per_param: float) -> fl
     )
 
 
-def decode_critical_batch_size(
-    *, peak_flops: float, mem_bandwidth: float, bytes_per_param: float
-) -> float:
+def decode_critical_batch_size(*, peak_flops: float, mem_bandwidth: float, bytes_per_param: float) -> float:
     """Batch size where decode turns compute-bound: peak · bytes per param / (2 · bandwidth).
 
     Setting 2 · P · B / peak = P · bytes / bandwidth. 240 for a TPU v5e in bf16; int8 weights
@@ -489,13 +482,23 @@ def tokens_per_second(*, step_time: float, batch_size: int = 1) -> float:
 # --- capacity ------------------------------------------------------------------------------
 
 
-def kv_capacity_tokens(*, memory_bytes: float, weight_bytes: float, kv_bytes_per_token: float) -> float:
-    """Whole tokens of KV cache that fit beside the weights: ⌊(memory − weights) / KV bytes per token⌋, at least 0.
-
-    Ignores activations, the framework's reserve and fragmentation.
-    """
+def _free_for_kv(*, memory_bytes: float, weight_bytes: float) -> float:
     free = max(0.0, memory_bytes - weight_bytes)
-    step("Memory left for KV cache", "memory − weights", f"{num(memory_bytes)} B − {num(weight_bytes)} B", free, "B")
+    return step(
+        "Memory left for KV cache",
+        "memory − weights",
+        f"{num(memory_bytes)} B − {num(weight_bytes)} B",
+        free,
+        "B",
+    )
+
+
+def kv_capacity_tokens(*, memory_bytes: float, weight_bytes: float, kv_bytes_per_token: float) -> float:
+    """Whole tokens of KV cache that fit beside the weights: ⌊(memory − weights) / KV bytes per token⌋.
+
+    At least 0. Ignores activations, the framework's reserve and fragmentation.
+    """
+    free = _free_for_kv(memory_bytes=memory_bytes, weight_bytes=weight_bytes)
     return step(
         "KV-cache capacity",
         "⌊free bytes / KV bytes per token⌋",
@@ -506,9 +509,11 @@ def kv_capacity_tokens(*, memory_bytes: float, weight_bytes: float, kv_bytes_per
 
 
 def max_batch_size(*, memory_bytes: float, weight_bytes: float, kv_bytes_per_sequence: float) -> float:
-    """Whole sequences whose KV cache fits beside the weights: ⌊(memory − weights) / KV bytes per sequence⌋, at least 0."""
-    free = max(0.0, memory_bytes - weight_bytes)
-    step("Memory left for KV cache", "memory − weights", f"{num(memory_bytes)} B − {num(weight_bytes)} B", free, "B")
+    """Whole sequences whose KV cache fits beside the weights: ⌊(memory − weights) / KV bytes per sequence⌋.
+
+    At least 0. Ignores activations, the framework's reserve and fragmentation.
+    """
+    free = _free_for_kv(memory_bytes=memory_bytes, weight_bytes=weight_bytes)
     return step(
         "Max batch size",
         "⌊free bytes / KV bytes per sequence⌋",
