@@ -1,0 +1,114 @@
+"""Fixtures for whole-journey tests: a real Streamlit server and Debian's Chromium through Playwright."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if CHROMIUM.exists():
+        return
+    reason = f"browser test: Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
+    skip = pytest.mark.skip(reason=reason)
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class AppServer:
+    """A running ``streamlit run app.py`` on 127.0.0.1 with its own progress database."""
+
+    url: str
+    db_path: Path
+    port: int
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def start_server(*, db_path: Path, log_path: Path, port: int | None = None) -> AppServer:
+    """Start the app and wait until its health endpoint answers (up to 60 s)."""
+    port = port or _free_port()
+    env = {**os.environ, "DRILL_DB": str(db_path), "PYTHONUNBUFFERED": "1"}
+    log = log_path.open("ab")
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "streamlit", "run", "app.py",
+            "--server.address", "127.0.0.1", "--server.port", str(port),
+            "--server.headless", "true", "--browser.gatherUsageStats", "false",
+            "--server.fileWatcherType", "none",
+        ],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    server = AppServer(f"http://127.0.0.1:{port}", db_path, port, process, log_path)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited early:\n{log_path.read_text(errors='replace')}")
+        try:
+            with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return server
+        except OSError:
+            time.sleep(0.3)
+    server.stop()
+    raise RuntimeError(f"streamlit did not become healthy:\n{log_path.read_text(errors='replace')}")
+
+
+@pytest.fixture
+def app_server(tmp_path: Path) -> Iterator[AppServer]:
+    server = start_server(db_path=tmp_path / "progress.db", log_path=tmp_path / "server.log")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield instance
+        finally:
+            instance.close()
