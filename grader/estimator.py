@@ -560,6 +560,78 @@ def overhead_knee_bytes(*, overhead_s: float, mem_bandwidth: float) -> float:
     )
 
 
+# --- rooflines with overhead; parity points ------------------------------------------------
+
+
+def roofline_time(
+    *, flops: float, n_bytes: float, peak_flops: float, mem_bandwidth: float, overhead_s: float = 0.0
+) -> float:
+    """Lower bound on one op's time, in seconds: max(overhead, FLOPs / peak, bytes / bandwidth).
+
+    Whichever term is largest names the regime (overhead-, compute- or bandwidth-bound). Assumes
+    compute and memory traffic overlap perfectly and that launches are asynchronous, so in a
+    long stream of ops the per-op host overhead hides behind kernels longer than it. Ignores
+    caches, tail effects and the first launch's latency.
+    """
+    t_compute = compute_time(flops=flops, peak_flops=peak_flops)
+    t_memory = memory_time(n_bytes=n_bytes, mem_bandwidth=mem_bandwidth)
+    return step(
+        "Op time (roofline with overhead)",
+        "max(overhead, compute time, memory time)",
+        f"max({overhead_s:.4g} s, {t_compute:.4g} s, {t_memory:.4g} s)",
+        max(overhead_s, t_compute, t_memory),
+        "s",
+    )
+
+
+def flops_in_duration(*, duration_s: float, peak_flops: float) -> float:
+    """FLOPs the chip could do at peak in ``duration_s`` seconds: duration · peak FLOP/s.
+
+    What one per-op overhead costs in forgone work. Ignores that small ops never reach peak.
+    """
+    return step(
+        "FLOPs forgone",
+        "duration · peak FLOP/s",
+        f"{duration_s:.4g} s · {num(peak_flops)} FLOP/s",
+        duration_s * peak_flops,
+        "FLOP",
+    )
+
+
+def attention_parity_context(*, n_params: float, n_layers: int, n_heads: int, head_dim: int) -> float:
+    """Context length (tokens) where attention FLOPs per token equal 2P: 2 · P / (4 · L · heads · head_dim).
+
+    Solves :func:`attention_flops_per_token` = :func:`flops_per_token` for the context. Uses
+    query heads (grouped-query attention shares K and V, not the score computation). Ignores
+    softmax, causal masking savings and sliding windows.
+    """
+    value = 2 * n_params / (4 * n_layers * n_heads * head_dim)
+    return step(
+        "Context where attention FLOPs equal 2P",
+        "2 · P / (4 · layers · heads · head dim)",
+        f"2 · {num(n_params)} / (4 · {num(n_layers)} · {num(n_heads)} · {num(head_dim)})",
+        value,
+        "tokens",
+    )
+
+
+def matmul_min_square_dim(*, peak_flops: float, mem_bandwidth: float, bytes_per_element: float) -> float:
+    """Side n of the smallest square matmul that is compute-bound: 1.5 · bytes · peak / bandwidth.
+
+    An n×n by n×n matmul does 2n³ FLOPs and moves bytes · 3n² (two inputs, one output), so its
+    intensity is 2n / (3 · bytes); setting that equal to the ridge point gives n. Assumes perfect
+    on-chip reuse; ignores tiling and wave-quantisation effects.
+    """
+    value = 1.5 * bytes_per_element * peak_flops / mem_bandwidth
+    return step(
+        "Smallest compute-bound square matmul",
+        "1.5 · bytes per element · peak FLOP/s / bandwidth",
+        f"1.5 · {num(bytes_per_element)} · {num(peak_flops)} FLOP/s / {num(mem_bandwidth)} B/s",
+        value,
+        "",
+    )
+
+
 #: The functions a question template may name, by name. Only these can be called from YAML.
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     fn.__name__: fn
@@ -588,5 +660,9 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         max_batch_size,
         elementwise_chain_bytes,
         overhead_knee_bytes,
+        roofline_time,
+        flops_in_duration,
+        attention_parity_context,
+        matmul_min_square_dim,
     )
 }
