@@ -1,0 +1,93 @@
+"""Choosing a mock's problems: which templates, in which order, with which seeds.
+
+Pure: the candidates, the per-item strengths and the random source are all passed in, so the
+same inputs always give the same mock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from progress.mock_config import Mix, MockConfig, ProblemRef
+
+#: Seeds are drawn below this bound (they are stored in an SQLite INTEGER and shown to people).
+SEED_BOUND = 2**31
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A template a mock may draw from: its id, its checklist item and its difficulty (1..3)."""
+
+    template_id: str
+    checklist_item: str
+    difficulty: int
+
+
+class NoCandidatesError(ValueError):
+    """No template fits the mock's difficulty range; the message says which range was asked for."""
+
+
+def _item_order(
+    items: Sequence[str],
+    *,
+    mix: Mix,
+    checklist_order: Sequence[str],
+    strength: Mapping[str, float],
+    rng: random.Random,
+) -> list[str]:
+    rank = {item: i for i, item in enumerate(checklist_order)}
+    # Items the checklist does not list (user templates) go last, alphabetically, so the base
+    # order never depends on dict or set iteration.
+    ordered = sorted(items, key=lambda item: (rank.get(item, len(rank)), item))
+    if mix is Mix.WEAKEST_FIRST:
+        # An item never practised has no strength yet and counts as the weakest of all.
+        return sorted(ordered, key=lambda item: strength.get(item, 0.0))
+    rng.shuffle(ordered)
+    return ordered
+
+
+def select_problems(
+    candidates: Sequence[Candidate],
+    *,
+    config: MockConfig,
+    rng: random.Random,
+    checklist_order: Sequence[str] = (),
+    strength: Mapping[str, float] | None = None,
+) -> list[ProblemRef]:
+    """``config.n_problems`` problems, taking turns over the checklist items.
+
+    Items take turns in the order the mix gives (see :class:`~progress.mock_config.Mix`); each
+    turn draws an unused template of that item at random, and an item's templates repeat
+    (with new seeds) only after all of them were used. ``strength`` maps a checklist item to
+    how ready the user is on it, 0 (not at all) .. 1 (ready); it orders ``weakest-first``.
+    Raises :class:`NoCandidatesError` when no candidate lies in the difficulty range.
+    """
+    low, high = config.difficulty
+    fitting = [c for c in candidates if low <= c.difficulty <= high]
+    if not fitting:
+        raise NoCandidatesError(
+            f"no question template has difficulty {low}..{high}; widen the difficulty range"
+        )
+    by_item: dict[str, list[str]] = {}
+    for candidate in sorted(fitting, key=lambda c: c.template_id):
+        by_item.setdefault(candidate.checklist_item, []).append(candidate.template_id)
+    order = _item_order(
+        list(by_item),
+        mix=config.mix,
+        checklist_order=checklist_order,
+        strength=strength or {},
+        rng=rng,
+    )
+    pools: dict[str, list[str]] = {item: [] for item in order}
+    chosen: list[ProblemRef] = []
+    while len(chosen) < config.n_problems:
+        for item in order:
+            if len(chosen) == config.n_problems:
+                break
+            if not pools[item]:
+                pools[item] = list(by_item[item])
+                rng.shuffle(pools[item])
+            chosen.append(ProblemRef(template_id=pools[item].pop(), seed=rng.randrange(SEED_BOUND)))
+    return chosen

@@ -1,0 +1,127 @@
+"""Scoring a finished mock and writing its scorecard, with a stand-in grader."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from grader.problem import Choice, Kind, Problem, SlipValue
+from progress.mock_config import MockConfig
+from progress.mock_debrief import Answer, Result, debrief, response_text
+from progress.mock_scorecard import MockFacts, scorecard_markdown
+
+T0 = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class FakeVerdict:
+    status: str
+    score: float
+    value: float | None = None
+    exact: float | None = None
+    unit: str = ""
+    diagnosis: str | None = None
+    diagnosis_text: str = ""
+    message: str = ""
+
+
+def fake_grade(problem: Problem, response: str) -> FakeVerdict:
+    """Numbers within 5 %, a declared slip by name, the correct option index, recall ratings."""
+    if problem.kind is Kind.RECALL:
+        score = {"again": 0.0, "hard": 0.5, "good": 1.0, "easy": 1.0}[response]
+        return FakeVerdict("correct" if score else "incorrect", score)
+    if problem.kind is Kind.CHOICE:
+        ok = problem.choices[int(response)].correct
+        return FakeVerdict("correct" if ok else "incorrect", float(ok))
+    try:
+        value = float(response)
+    except ValueError:
+        return FakeVerdict("unparsable", 0.0, message="type a number")
+    assert problem.answer is not None
+    if abs(value - problem.answer) <= 0.05 * problem.answer:
+        return FakeVerdict("correct", 1.0, value, problem.answer, problem.unit)
+    slip = next((s for s in problem.slips if abs(value - s.value) <= 0.05 * s.value), None)
+    return FakeVerdict(
+        "incorrect", 0.0, value, problem.answer, problem.unit,
+        slip.name if slip else None, slip.diagnosis if slip else "",
+    )  # fmt: skip
+
+
+KV = Problem(
+    "kv-bytes", "kv-cache", Kind.NUMERIC, "KV bytes?", 1, answer=800.0, unit="B", title="KV | bytes",
+    slips=(SlipValue("forgot-k-and-v", 400.0, "Each token stores both K and V."),),
+)  # fmt: skip
+RIDGE = Problem("ridge", "ops-byte-threshold", Kind.NUMERIC, "Ridge?", 2, answer=200.0, unit="FLOP/B")
+REGIME = Problem(
+    "regime", "three-regimes", Kind.CHOICE, "Which?", 3,
+    choices=(Choice("compute", False, ""), Choice("bandwidth", True, ""), Choice("overhead", False, "")),
+)  # fmt: skip
+WHY = Problem("why-2p", "two-p-flops", Kind.RECALL, "Why 2P?", 4, key_points=("one multiply-add is 2 FLOPs",))
+PROBLEMS = [KV, RIDGE, REGIME, WHY, KV]
+
+
+def _answers(**by_position: str) -> dict[int, Answer]:
+    return {
+        int(pos[1:]): Answer(int(pos[1:]), text, T0 + timedelta(seconds=30), time_spent_s=30.0)
+        for pos, text in by_position.items()
+    }
+
+
+def test_unanswered_and_unreadable_count_as_incorrect_and_slips_are_named() -> None:
+    answers = _answers(p0="800", p1="two hundred", p2="1", p3="400")
+    result = debrief([KV, RIDGE, REGIME, KV], answers, grade=fake_grade)
+    assert [o.result for o in result.outcomes] == [
+        Result.CORRECT, Result.UNPARSABLE, Result.CORRECT, Result.INCORRECT,
+    ]  # fmt: skip
+    assert result.outcomes[3].slip == "forgot-k-and-v"
+    assert result.score == 0.5
+    assert result.final
+
+
+def test_recall_waits_for_its_self_rating_before_the_score_is_final() -> None:
+    answers = _answers(p0="800", p3="each weight is used in one multiply-add per token")
+    pending = debrief(PROBLEMS, answers, grade=fake_grade)
+    assert not pending.final
+    assert pending.awaiting_rating == (3,)
+    assert pending.outcomes[1].result is Result.UNANSWERED
+
+    rated = {**answers, 3: Answer(3, answers[3].response, answers[3].answered_at, 30.0, self_rating="hard")}
+    final = debrief(PROBLEMS, rated, grade=fake_grade)
+    assert final.final
+    assert final.outcomes[3].score == 0.5
+    assert final.score == (1.0 + 0.5) / 5
+
+
+def test_unanswered_recall_needs_no_rating() -> None:
+    result = debrief([WHY], {}, grade=fake_grade)
+    assert result.final
+    assert result.outcomes[0].result is Result.UNANSWERED
+
+
+def test_per_item_summary_counts_and_slips() -> None:
+    result = debrief(PROBLEMS, _answers(p0="800", p4="400", p2="0"), grade=fake_grade)
+    kv = next(item for item in result.items if item.checklist_item == "kv-cache")
+    assert (kv.asked, kv.correct, kv.slips) == (2, 1, ("forgot-k-and-v",))
+    regimes = next(item for item in result.items if item.checklist_item == "three-regimes")
+    assert (regimes.asked, regimes.correct) == (1, 0)
+
+
+def test_a_choice_answer_is_shown_as_the_option_text() -> None:
+    assert response_text(REGIME, "1") == "bandwidth"
+    assert response_text(REGIME, None) == "(no answer)"
+
+
+def test_scorecard_has_the_score_each_item_each_problem_and_the_slip() -> None:
+    result = debrief(PROBLEMS, _answers(p0="800", p4="400", p2="1"), grade=fake_grade)
+    facts = MockFacts(
+        mock_id=3, started_at=T0, finished_at=T0 + timedelta(minutes=12, seconds=5),
+        config=MockConfig(duration_s=900, n_problems=5),
+    )  # fmt: skip
+    text = scorecard_markdown(result, facts=facts, item_titles={"kv-cache": "KV cache"})
+    assert "# Roofline Drill mock interview #3" in text
+    assert "**Score: 40%** (2 of 5 correct)" in text
+    assert "12m 05s used of 15m 00s" in text
+    assert "| KV cache | 1/2 | shaky | forgot-k-and-v |" in text
+    assert "| KV \\| bytes |" in text  # a pipe in a title does not break the table
+    assert "| 4 | why-2p | (no answer) | one multiply-add is 2 FLOPs | no answer |" in text
+    assert "- **forgot-k-and-v** (problem 5): Each token stores both K and V." in text
