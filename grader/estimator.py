@@ -373,20 +373,23 @@ def decode_step_time(
 ) -> float:
     """Roofline lower bound on one decode step, in seconds.
 
-    max((P · bytes per param + KV bytes) / (chips · bandwidth), 2 · P · batch / (chips · peak)).
+    KV bytes / (chips · bandwidth)
+    + max(P · bytes per param / (chips · bandwidth), 2 · P · batch / (chips · peak)).
+    The weight matmuls overlap their weight reads with their FLOPs, so they cost the larger of
+    the two; attention reads the KV cache with next to no FLOPs, so that read is bandwidth-bound
+    at any batch and adds on top (the JAX scaling book's "Theoretical Step Time (General)").
+    Never below (weights + KV) / bandwidth nor below 2 · P · batch / peak.
     ``kv_cache_bytes`` is the whole cache read in the step (all sequences of the batch). Assumes
-    perfect sharding over ``n_chips`` and perfect overlap of compute and memory traffic;
-    ignores communication, attention FLOPs and kernel-launch overhead.
+    perfect sharding over ``n_chips``; ignores communication, attention FLOPs and kernel-launch
+    overhead.
     """
-    read = weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param) + kv_cache_bytes
-    step(
-        "Bytes read per step",
-        "weight bytes + KV-cache bytes",
-        f"{num(n_params * bytes_per_param)} B + {num(kv_cache_bytes)} B",
-        read,
-        "B",
+    chip_bandwidth = n_chips * mem_bandwidth
+    t_weights = memory_time(
+        n_bytes=weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param),
+        mem_bandwidth=chip_bandwidth,
     )
-    t_mem = memory_time(n_bytes=read, mem_bandwidth=n_chips * mem_bandwidth)
+    # Recorded only when there is a cache to read, so the batch-1 weight-read story stays short.
+    t_kv = memory_time(n_bytes=kv_cache_bytes, mem_bandwidth=chip_bandwidth) if kv_cache_bytes else 0.0
     flops = flops_per_token(n_params=n_params) * batch_size
     step(
         "FLOPs per step",
@@ -396,11 +399,14 @@ def decode_step_time(
         "FLOP",
     )
     t_compute = compute_time(flops=flops, peak_flops=n_chips * peak_flops)
+    matmuls = f"max({t_weights:.4g} s, {t_compute:.4g} s)"
     return step(
         "Decode step time",
-        "max(memory time, compute time)",
-        f"max({t_mem:.4g} s, {t_compute:.4g} s)",
-        max(t_mem, t_compute),
+        "KV read time + max(weight read time, compute time)"
+        if kv_cache_bytes
+        else "max(weight read time, compute time)",
+        f"{t_kv:.4g} s + {matmuls}" if kv_cache_bytes else matmuls,
+        t_kv + max(t_weights, t_compute),
         "s",
     )
 
@@ -457,7 +463,8 @@ def decode_critical_batch_size(*, peak_flops: float, mem_bandwidth: float, bytes
     """Batch size where decode turns compute-bound: peak · bytes per param / (2 · bandwidth).
 
     Setting 2 · P · B / peak = P · bytes / bandwidth. 240 for a TPU v5e in bf16; int8 weights
-    with bf16 compute halve it to 120. Ignores KV-cache reads, which raise it.
+    with bf16 compute halve it to 120. KV-cache reads add bandwidth-bound time at every batch
+    size (see :func:`decode_step_time`) but do not move this threshold of the weight matmuls.
     """
     return step(
         "Critical decode batch size",

@@ -1,0 +1,261 @@
+"""Accelerator and model presets: the published figures every drill draws its numbers from.
+
+``data/hardware.yaml`` lists ``accelerators:`` and ``data/models.yaml`` lists ``models:``, one
+mapping per preset, values in SI units (bytes, bytes/s, FLOP/s). Loading validates every
+preset — field types and sane ranges, dense ≤ sparse ≤ …, parameter counts against
+:func:`grader.estimator.transformer_params` — and raises :class:`question_bank.errors.BankError`
+listing every mistake with its file, preset id, field and what to write instead.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from grader.derivation import recording
+from grader.estimator import active_params, transformer_params
+from question_bank.errors import BankError, BankIssue, display_path
+
+DATA_DIR = Path(__file__).parent / "data"
+HARDWARE_PATH = DATA_DIR / "hardware.yaml"
+MODELS_PATH = DATA_DIR / "models.yaml"
+
+#: How far a stated parameter count may sit from the estimator's count of the same config.
+PARAM_COUNT_TOLERANCE = 0.02
+
+#: What to write for each numeric field, shown when a value is missing, mistyped or out of range.
+_HINTS: dict[str, str] = {
+    "memory_bytes": "bytes of device memory as a plain number, e.g. 4.0e+10 for 40 GB",
+    "mem_bandwidth": "memory bandwidth in bytes/s, between 1e10 and 1e14, e.g. 1.555e+12 for 1.555 TB/s",
+    "peak_flops": "dense bf16/fp16 tensor FLOP/s, between 1e12 and 1e17, e.g. 3.12e+14 for 312 TFLOP/s",
+    "peak_flops_sparse": "FLOP/s with 2:4 sparsity (at least peak_flops), or leave the key out",
+    "peak_int8_ops": "dense INT8 ops/s (at least peak_flops), or leave the key out",
+    "kind": "gpu or tpu",
+    "sources": "a list of citations: title and <URL>, or repo:path",
+    "n_params": "the total parameter count computed from the config, as an integer",
+    "n_active_params": "parameters used per token (mixture-of-experts models only)",
+    "gated_mlp": "true for SwiGLU/GeGLU MLPs (three matrices), false for a plain two-matrix MLP",
+    "tied_embeddings": "true when the LM head reuses the input embedding matrix",
+}
+
+
+class PresetProblem(ValueError):
+    """A preset whose fields disagree with each other; names the field and what to write."""
+
+    def __init__(self, field: str, message: str, hint: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+        self.hint = hint
+
+
+class _Preset(BaseModel):
+    # Frozen and tuple-valued: the loaded presets are cached and shared by every caller.
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str = Field(min_length=1)
+    sources: tuple[str, ...] = Field(min_length=1)
+    notes: tuple[str, ...] = ()
+
+
+class Accelerator(_Preset):
+    """One accelerator: memory in bytes, bandwidth in bytes/s, peaks in FLOP/s (dense unless named)."""
+
+    kind: Literal["gpu", "tpu"]
+    vendor: str = Field(min_length=1)
+    memory_bytes: float = Field(ge=1e9, le=1e13)
+    mem_bandwidth: float = Field(ge=1e10, le=1e14)
+    peak_flops: float = Field(ge=1e12, le=1e17)
+    peak_flops_sparse: float | None = Field(default=None, ge=1e12, le=1e17)
+    peak_int8_ops: float | None = Field(default=None, ge=1e12, le=1e17)
+
+    @model_validator(mode="after")
+    def _peaks_ordered(self) -> Accelerator:
+        if self.peak_flops_sparse is not None and self.peak_flops_sparse < self.peak_flops:
+            raise PresetProblem(
+                "peak_flops_sparse",
+                f"{self.peak_flops_sparse:.4g} is below the dense peak_flops {self.peak_flops:.4g}",
+                "the sparse figure (twice the dense one on NVIDIA parts), or swap the two if the "
+                "dense value was entered as sparse",
+            )
+        if self.peak_int8_ops is not None and self.peak_int8_ops < self.peak_flops:
+            raise PresetProblem(
+                "peak_int8_ops",
+                f"{self.peak_int8_ops:.4g} is below the dense bf16 peak_flops {self.peak_flops:.4g}",
+                "the dense INT8 tensor rate (at least the bf16 rate), or leave the key out",
+            )
+        return self
+
+
+class ModelConfig(_Preset):
+    """One model's published config; ``n_params`` and ``n_active_params`` are counts of parameters."""
+
+    n_layers: int = Field(ge=1)
+    d_model: int = Field(ge=1)
+    n_heads: int = Field(ge=1)
+    n_kv_heads: int = Field(ge=1)
+    head_dim: int = Field(ge=1)
+    d_ff: int = Field(ge=1)
+    vocab_size: int = Field(ge=1)
+    n_params: int = Field(ge=1)
+    n_active_params: int | None = Field(default=None, ge=1)
+    n_experts: int = Field(default=1, ge=1)
+    n_experts_active: int = Field(default=1, ge=1)
+    gated_mlp: bool
+    tied_embeddings: bool
+
+    def _shape(self) -> dict[str, Any]:
+        return {
+            "n_layers": self.n_layers,
+            "d_model": self.d_model,
+            "n_heads": self.n_heads,
+            "n_kv_heads": self.n_kv_heads,
+            "head_dim": self.head_dim,
+            "d_ff": self.d_ff,
+            "vocab_size": self.vocab_size,
+            "gated_mlp": self.gated_mlp,
+            "tied_embeddings": self.tied_embeddings,
+            "n_experts": self.n_experts,
+        }
+
+    @model_validator(mode="after")
+    def _config_consistent(self) -> ModelConfig:
+        if self.n_kv_heads > self.n_heads or self.n_heads % self.n_kv_heads:
+            raise PresetProblem(
+                "n_kv_heads",
+                f"{self.n_kv_heads} KV heads cannot be shared evenly by {self.n_heads} query heads",
+                "a divisor of n_heads (num_key_value_heads in config.json)",
+            )
+        if self.n_experts_active > self.n_experts:
+            raise PresetProblem(
+                "n_experts_active",
+                f"{self.n_experts_active} active experts exceed the {self.n_experts} experts",
+                "num_experts_per_tok from config.json, at most n_experts",
+            )
+        width = self.n_heads * self.head_dim
+        if width != self.d_model and not any("head_dim" in note for note in self.notes):
+            raise PresetProblem(
+                "head_dim",
+                f"n_heads · head_dim = {width:,} differs from d_model {self.d_model:,}",
+                "head_dim from config.json and a note that mentions head_dim and why it differs "
+                "(as Gemma-2 does)",
+            )
+        self._check_counts()
+        return self
+
+    def _check_counts(self) -> None:
+        # A private recording block keeps these checks out of any derivation being recorded by
+        # whoever triggered the first (cached) load.
+        with recording():
+            total = transformer_params(**self._shape())
+            active = active_params(**self._shape(), n_experts_active=self.n_experts_active)
+        _require_close("n_params", self.n_params, total, "transformer_params")
+        if self.n_experts == 1:
+            if self.n_active_params is not None:
+                raise PresetProblem(
+                    "n_active_params",
+                    "is set for a dense model (n_experts is 1)",
+                    "leave n_active_params out, or set n_experts and n_experts_active",
+                )
+            return
+        if self.n_active_params is None:
+            raise PresetProblem(
+                "n_active_params",
+                f"is missing for a mixture of {self.n_experts} experts",
+                f"about {active:,.0f} (grader.estimator.active_params of this config)",
+            )
+        _require_close("n_active_params", self.n_active_params, active, "active_params")
+
+
+def _require_close(field: str, stated: float, counted: float, estimator: str) -> None:
+    if abs(stated - counted) > PARAM_COUNT_TOLERANCE * counted:
+        raise PresetProblem(
+            field,
+            f"{stated:,.0f} is {100 * (stated - counted) / counted:+.1f} % from the "
+            f"{counted:,.0f} that grader.estimator.{estimator} counts for this config",
+            f"the count computed from the config (about {counted:,.0f}), or fix the config fields",
+        )
+
+
+_P = TypeVar("_P", bound=_Preset)
+
+
+def load_hardware(path: Path | str | None = None) -> dict[str, Accelerator]:
+    """Accelerator presets by id, from ``path`` (default: the bundled ``data/hardware.yaml``)."""
+    return dict(_load(*_file_version(path, HARDWARE_PATH), "accelerators", Accelerator))
+
+
+def load_models(path: Path | str | None = None) -> dict[str, ModelConfig]:
+    """Model presets by id, from ``path`` (default: the bundled ``data/models.yaml``)."""
+    return dict(_load(*_file_version(path, MODELS_PATH), "models", ModelConfig))
+
+
+def _file_version(path: Path | str | None, default: Path) -> tuple[Path, int]:
+    """The resolved path and its modification time, so an edited file is read again."""
+    resolved = (default if path is None else Path(path)).resolve()
+    try:
+        return resolved, resolved.stat().st_mtime_ns
+    except OSError:
+        return resolved, -1
+
+
+@cache
+def _load(path: Path, modified_ns: int, key: str, cls: type[_P]) -> dict[str, _P]:
+    # Cached per file version; callers get a copy of the dict, the frozen presets are shared.
+    where = display_path(path)
+    entries = _read_entries(path, key, where)
+    presets: dict[str, _P] = {}
+    issues: list[BankIssue] = []
+    for index, entry in enumerate(entries):
+        preset_id = str(entry.get("id", "")) if isinstance(entry, dict) else ""
+        label = preset_id or f"{key}[{index}]"
+        if not isinstance(entry, dict):
+            issues.append(_issue(where, label, "", "is not a mapping", "id: ..., name: ..., and the fields"))
+            continue
+        if preset_id in presets:
+            issues.append(_issue(where, label, "id", "is used twice", "a unique lower_snake_case id"))
+            continue
+        try:
+            presets[preset_id] = cls.model_validate(entry)
+        except ValidationError as exc:
+            issues.extend(_issues_from(exc, where, label))
+    if issues:
+        raise BankError(issues)
+    return presets
+
+
+def _read_entries(path: Path, key: str, where: str) -> list[Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BankError([_issue(where, "", "", f"cannot be read ({exc.strerror})", "")]) from exc
+    except yaml.YAMLError as exc:
+        raise BankError([_issue(where, "", "", f"is not valid YAML ({exc})", "")]) from exc
+    if not isinstance(data, dict) or set(data) != {key} or not isinstance(data[key], list):
+        raise BankError(
+            [_issue(where, "", key, "is missing or not a list", f"one top-level key {key}: [...]")]
+        )
+    return data[key]
+
+
+def _issues_from(exc: ValidationError, where: str, label: str) -> list[BankIssue]:
+    issues = []
+    for error in exc.errors():
+        cause = (error.get("ctx") or {}).get("error")
+        if isinstance(cause, PresetProblem):
+            issues.append(_issue(where, label, cause.field, cause.message, cause.hint))
+            continue
+        field = ".".join(str(part) for part in error["loc"])
+        top = str(error["loc"][0]) if error["loc"] else ""
+        hint = "remove it" if error["type"] == "extra_forbidden" else _HINTS.get(top, "")
+        issues.append(_issue(where, label, field, error["msg"], hint))
+    return issues
+
+
+def _issue(where: str, label: str, field: str, message: str, hint: str) -> BankIssue:
+    return BankIssue(file=where, line=0, template_id=label, field=field, message=message, hint=hint)
