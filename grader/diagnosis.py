@@ -1,0 +1,156 @@
+"""Tolerance bands, and naming the slip behind a wrong numeric answer.
+
+A response is correct when it lies in the answer's band (see :func:`band`); only otherwise is
+it compared with slips, so a slip is never accepted. The problem's declared slips are tried
+first, each under the same tolerance as the answer; then the generic slips every numeric
+answer can suffer: a factor of 2 either way, 8 (bits and bytes), 1000 and 10⁶ (one or two
+prefix steps), and a binary prefix read as a decimal one (GiB for GB, 2³⁰/10⁹ ≈ 1.074). When
+several match, the closest wins.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from grader.problem import SlipValue, Tolerance, ToleranceKind
+from grader.units import display_units, si_per_display
+
+# Rounding in a typed answer ("16.72 ms") must not push it out of a band it is meant to sit on.
+_EDGE_SLACK = 1e-9
+
+
+def band(target_si: float, tolerance: Tolerance, unit: str) -> tuple[float, float]:
+    """The (low, high) SI values accepted around ``target_si``.
+
+    Relative: target ± value·|target|. Absolute: target ± value, with value in the display
+    ``unit``. Geometric: target/value to target·value (value below 1 counts as 1).
+    """
+    if tolerance.kind is ToleranceKind.ABSOLUTE:
+        half_width = abs(tolerance.value) * si_per_display(unit)
+        return target_si - half_width, target_si + half_width
+    if tolerance.kind is ToleranceKind.GEOMETRIC:
+        factor = max(abs(tolerance.value), 1.0)
+        low, high = target_si / factor, target_si * factor
+        return min(low, high), max(low, high)
+    half_width = abs(tolerance.value * target_si)
+    return target_si - half_width, target_si + half_width
+
+
+def within(value_si: float, bounds: tuple[float, float]) -> bool:
+    low, high = bounds
+    slack = _EDGE_SLACK * max(abs(low), abs(high))
+    return low - slack <= value_si <= high + slack
+
+
+@dataclass(frozen=True)
+class GenericSlip:
+    """A slip any numeric answer can suffer: the answer times ``factor``."""
+
+    name: str
+    factor: float
+    diagnosis: str
+
+
+_TWO = "K and V, 2 FLOPs per multiply-add, 2 bytes per bf16 value"
+_PREFIX = "k, M, G, T step by 1000, and so do s, ms, µs, ns"
+DECIMAL_SLIPS: tuple[GenericSlip, ...] = (
+    GenericSlip(
+        "factor-2-high", 2.0, f"Yours is twice the exact answer: look for a 2 that does not belong ({_TWO})."
+    ),
+    GenericSlip("factor-2-low", 0.5, f"Yours is half the exact answer: look for a missing 2 ({_TWO})."),
+    GenericSlip(
+        "bits-vs-bytes-high",
+        8.0,
+        "Yours is 8× the exact answer: bits counted where bytes were meant? A byte is 8 bits.",
+    ),
+    GenericSlip(
+        "bits-vs-bytes-low",
+        1 / 8,
+        "Yours is ⅛ of the exact answer: bits where bytes were meant? Small `b` is a bit and capital `B` "
+        "a byte (`Gb` is gigabits, `GB` gigabytes).",
+    ),
+    GenericSlip("prefix-1000-high", 1e3, f"Yours is 1000× the exact answer: a prefix slip ({_PREFIX})."),
+    GenericSlip("prefix-1000-low", 1e-3, f"Yours is 1/1000 of the exact answer: a prefix slip ({_PREFIX})."),
+    GenericSlip("prefix-1e6-high", 1e6, f"Yours is 10⁶× the exact answer: two prefix steps ({_PREFIX})."),
+    GenericSlip("prefix-1e6-low", 1e-6, f"Yours is 10⁻⁶ of the exact answer: two prefix steps ({_PREFIX})."),
+)
+
+_BINARY_PREFIXES = ((1, "k", "Ki"), (2, "M", "Mi"), (3, "G", "Gi"), (4, "T", "Ti"), (5, "P", "Pi"))
+_EXPONENT_SUPERSCRIPT = {1: "¹⁰", 2: "²⁰", 3: "³⁰", 4: "⁴⁰", 5: "⁵⁰"}
+_DECIMAL_SUPERSCRIPT = {1: "³", 2: "⁶", 3: "⁹", 4: "¹²", 5: "¹⁵"}
+_PREFIXED_INFORMATION = re.compile(r"(kilo|kibi|mega|mebi|giga|gibi|tera|tebi|peta|pebi)(?:byte|bit)")
+_POWER_OF_PREFIX = {"kilo": 1, "kibi": 1, "mega": 2, "mebi": 2, "giga": 3, "gibi": 3, "tera": 4, "tebi": 4,
+                    "peta": 5, "pebi": 5}  # fmt: skip
+
+
+def binary_slips(power: int) -> tuple[GenericSlip, GenericSlip]:
+    """The two slips between 1024^power and 1000^power bytes (power 3: GiB vs GB)."""
+    _, decimal, binary = _BINARY_PREFIXES[power - 1]
+    ratio = 1024.0**power / 1000.0**power
+    gap = (
+        f"the gap between {binary}B (2{_EXPONENT_SUPERSCRIPT[power]} bytes) and "
+        f"{decimal}B (10{_DECIMAL_SUPERSCRIPT[power]} bytes)"
+    )
+    return (
+        GenericSlip(
+            f"{binary.lower()}b-for-{decimal.lower()}b",
+            1 / ratio,
+            f"Yours is {(1 - 1 / ratio) * 100:.1f}% below the exact answer, {gap}: "
+            f"a number of {binary}B given where {decimal}B were asked?",
+        ),
+        GenericSlip(
+            f"{decimal.lower()}b-for-{binary.lower()}b",
+            ratio,
+            f"Yours is {(ratio - 1) * 100:.1f}% above the exact answer, {gap}: "
+            f"{decimal}B converted as if they were {binary}B?",
+        ),
+    )
+
+
+def _binary_power(answer_si: float, unit: str) -> int:
+    """Which of GiB/GB, MiB/MB... a person answering in ``unit`` is likely to confuse.
+
+    The display unit's own prefix when it has one; else the size of the answer when it is an
+    amount of data (819,200 B → KiB); else GiB for GB, the confusion seen most.
+    """
+    units = display_units(unit)
+    match = _PREFIXED_INFORMATION.search(str(units))
+    if match is not None:
+        return _POWER_OF_PREFIX[match.group(1)]
+    if "[information]" in units.dimensionality and answer_si != 0 and math.isfinite(answer_si):
+        return min(max(int(math.log10(abs(answer_si)) // 3), 1), 5)
+    return 3
+
+
+def generic_slips(answer_si: float, unit: str) -> tuple[SlipValue, ...]:
+    """The generic slips for an answer, as SI values in the order they are tried."""
+    slips = (*DECIMAL_SLIPS, *binary_slips(_binary_power(answer_si, unit)))
+    return tuple(SlipValue(s.name, answer_si * s.factor, s.diagnosis) for s in slips)
+
+
+def _distance(value_si: float, slip_si: float) -> float:
+    if value_si > 0 and slip_si > 0:
+        return abs(math.log(value_si / slip_si))
+    return abs(value_si - slip_si) / max(abs(slip_si), 1e-300)
+
+
+def _closest(
+    value_si: float, candidates: Iterable[SlipValue], tolerance: Tolerance, unit: str
+) -> SlipValue | None:
+    matching = [
+        s for s in candidates if math.isfinite(s.value) and within(value_si, band(s.value, tolerance, unit))
+    ]
+    return min(matching, key=lambda s: _distance(value_si, s.value), default=None)
+
+
+def diagnose(
+    value_si: float, *, answer_si: float, unit: str, tolerance: Tolerance, slips: Iterable[SlipValue] = ()
+) -> SlipValue | None:
+    """The slip a wrong answer matches: the closest declared one, else the closest generic one, else None."""
+    declared = _closest(value_si, slips, tolerance, unit)
+    if declared is not None:
+        return declared
+    return _closest(value_si, generic_slips(answer_si, unit), tolerance, unit)

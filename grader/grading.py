@@ -1,0 +1,200 @@
+"""Grading a response to a problem: numeric (with slip diagnosis), choice, or self-rated recall.
+
+:func:`grade` and :func:`check_numeric` never raise. Text that cannot be read gives an
+``unparsable`` verdict whose message says what to type; it is not an attempt. A failure inside
+the grader itself is logged on the ``grader`` logger and also answered as ``unparsable``, so a
+page can never crash on what a user typed.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+
+from grader.derivation import Step
+from grader.diagnosis import band, diagnose, within
+from grader.errors import GradingError
+from grader.parsing import answer_hint, parse_quantity
+from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind
+from grader.units import format_display, format_number, format_quantity, round_sig, to_display
+from grader.verdict import Verdict, VerdictStatus
+
+_log = logging.getLogger("grader")
+
+#: Self-ratings of a recall answer and their scores; "again" is the one that counts as wrong.
+RECALL_SCORES: dict[str, float] = {"again": 0.0, "hard": 0.5, "good": 1.0, "easy": 1.0}
+# FSRS numbers its ratings 1..4 in the same order.
+_RECALL_NUMBERS = dict(zip(("1", "2", "3", "4"), RECALL_SCORES, strict=True))
+
+_ECHO_CHARS = 60
+_UNREADABLE = "**Could not read that answer.**"
+_FAILED = "Something went wrong while grading this answer; it was not counted. Try typing it again."
+
+
+def _echo(response: str) -> str:
+    """The response as safe inline code: one line, no backticks, at most 60 characters."""
+    text = " ".join("".join(c for c in response if c.isprintable() and c != "`").split())
+    if len(text) > _ECHO_CHARS:
+        text = text[: _ECHO_CHARS - 1] + "…"
+    return f"`{text}`" if text else "nothing"
+
+
+def _unparsable(reason: str, *, unit: str = "", derivation: tuple[Step, ...] = ()) -> Verdict:
+    return Verdict(
+        status=VerdictStatus.UNPARSABLE,
+        unit=unit,
+        derivation=derivation,
+        message=f"{_UNREADABLE} {reason}".strip(),
+    )
+
+
+def _grade_quantity(
+    response: str,
+    *,
+    answer_si: float,
+    unit: str,
+    tolerance: Tolerance,
+    slips: tuple[SlipValue, ...],
+    derivation: tuple[Step, ...],
+) -> Verdict:
+    try:
+        parsed = parse_quantity(response, unit=unit)
+    except GradingError as exc:
+        reason = " ".join(part for part in (exc.reason, exc.hint, answer_hint(unit)) if part)
+        return _unparsable(reason, unit=unit, derivation=derivation)
+    bounds = band(answer_si, tolerance, unit)
+    low, high = (round_sig(to_display(b, unit)) for b in bounds)
+    exact = round_sig(to_display(answer_si, unit))
+    yours = format_quantity(parsed.value_si, unit)
+    echo = _echo(response)
+    # Echo what was typed only when it says something the display-unit figure does not.
+    same = re.sub(r"[\s,]", "", echo.strip("`")) == re.sub(r"[\s,]", "", yours)
+    answered = f"You answered {echo} = {yours}" if parsed.has_unit and not same else f"You answered {yours}"
+    summary = (
+        f"{answered}; the exact answer is **{format_display(exact, unit)}** "
+        f"(accepted: {format_number(low)} to {format_display(high, unit)})."
+    )
+    common = {
+        "value": parsed.value_si,
+        "accepted_range": (low, high),
+        "exact": exact,
+        "unit": unit,
+        "derivation": derivation,
+    }
+    if within(parsed.value_si, bounds):
+        return Verdict(status=VerdictStatus.CORRECT, score=1.0, message=f"**Correct.** {summary}", **common)
+    slip = diagnose(parsed.value_si, answer_si=answer_si, unit=unit, tolerance=tolerance, slips=slips)
+    # The slip is not repeated in the message: pages show diagnosis_text beside it.
+    return Verdict(
+        status=VerdictStatus.INCORRECT,
+        diagnosis=slip.name if slip else None,
+        diagnosis_text=slip.diagnosis if slip else "",
+        message=f"**Not quite.** {summary}",
+        **common,
+    )
+
+
+def _normalized(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _chosen_index(choices: tuple[Choice, ...], response: str) -> int | None:
+    text = response.strip()
+    if re.fullmatch(r"[0-9]{1,6}", text):
+        index = int(text)
+        return index if index < len(choices) else None
+    wanted = _normalized(text)
+    return next((i for i, c in enumerate(choices) if _normalized(c.text) == wanted), None)
+
+
+def _grade_choice(problem: Problem, response: str) -> Verdict:
+    choices = problem.choices
+    index = _chosen_index(choices, response)
+    if index is None:
+        last = max(len(choices) - 1, 0)
+        return _unparsable(
+            f"{_echo(response)} is not one of the options. "
+            f"Pick one: type its number (0 to {last}) or its text.",
+            derivation=problem.derivation,
+        )
+    chosen = choices[index]
+    if chosen.correct:
+        message = f"**Correct:** “{chosen.text}”. {chosen.explanation}".strip()
+        return Verdict(VerdictStatus.CORRECT, score=1.0, derivation=problem.derivation, message=message)
+    right = next((c for c in choices if c.correct), None)
+    message = f"**Not quite.** You chose “{chosen.text}”: {chosen.explanation}".strip()
+    if right is not None:
+        message += f"\n\nThe answer is “{right.text}”: {right.explanation}".rstrip()
+    return Verdict(VerdictStatus.INCORRECT, score=0.0, derivation=problem.derivation, message=message)
+
+
+def _grade_recall(problem: Problem, response: str) -> Verdict:
+    word = response.strip().casefold()
+    rating = _RECALL_NUMBERS.get(word, word)
+    if rating not in RECALL_SCORES:
+        return _unparsable(
+            "Rate your own answer: type `again`, `hard`, `good` or `easy`.", derivation=problem.derivation
+        )
+    score = RECALL_SCORES[rating]
+    points = "\n".join(f"- {point}" for point in problem.key_points)
+    message = f"**You rated this {rating}.**"
+    if points:
+        message += f" The key points of a full answer:\n\n{points}"
+    status = VerdictStatus.INCORRECT if score == 0 else VerdictStatus.CORRECT
+    return Verdict(status, score=score, derivation=problem.derivation, message=message)
+
+
+def _grade(problem: Problem, response: str) -> Verdict:
+    if problem.kind == Kind.CHOICE:
+        return _grade_choice(problem, response)
+    if problem.kind == Kind.RECALL:
+        return _grade_recall(problem, response)
+    answer = problem.answer
+    if answer is None or not math.isfinite(answer):
+        return _unparsable(
+            "This question has no numeric answer to compare with.", derivation=problem.derivation
+        )
+    return _grade_quantity(
+        response,
+        answer_si=answer,
+        unit=problem.unit,
+        tolerance=problem.tolerance,
+        slips=problem.slips,
+        derivation=problem.derivation,
+    )
+
+
+def grade(problem: Problem, response: str) -> Verdict:
+    """Grade ``response`` to ``problem``; never raises.
+
+    Numeric: free text with units, read by :func:`grader.parsing.parse_quantity`; correct when
+    inside the tolerance band, otherwise diagnosed (declared slips, then generic ones).
+    Choice: the option's index as a decimal string ("0", "1"...) or its exact text (any case
+    and spacing). Recall: the self-rating ``again``/``hard``/``good``/``easy`` (or 1-4),
+    scored 0, 0.5, 1, 1. The verdict's derivation is ``problem.derivation``.
+    """
+    text = response if isinstance(response, str) else ""
+    try:
+        return _grade(problem, text)
+    except Exception:  # the last line of defence: a grading bug must not break the page
+        _log.exception("grading failed for template %r", getattr(problem, "template_id", "?"))
+        return _unparsable(_FAILED)
+
+
+def check_numeric(response: str, *, expected: float, unit: str, rel_tol: float) -> Verdict:
+    """Grade a bare quantity: ``expected`` in SI base units, a bare number read in display ``unit``.
+
+    Correct within ``rel_tol`` (relative); a wrong answer gets a generic slip diagnosis. Never raises.
+    """
+    text = response if isinstance(response, str) else ""
+    try:
+        if not math.isfinite(expected):
+            return _unparsable("There is no finite answer to compare with.", unit=unit)
+        tolerance = Tolerance(ToleranceKind.RELATIVE, rel_tol)
+        return _grade_quantity(
+            text, answer_si=expected, unit=unit, tolerance=tolerance, slips=(), derivation=()
+        )
+    except Exception:  # the last line of defence, as in grade()
+        _log.exception("checking %r against %r %s failed", text[:_ECHO_CHARS], expected, unit)
+        return _unparsable(_FAILED, unit=unit)

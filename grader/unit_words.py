@@ -1,0 +1,192 @@
+"""Reading one word of an answer as a unit (or a number word), with the case rules people expect.
+
+Case rules, strict only where case carries meaning:
+
+- ``B`` is a byte and ``b`` a bit, always: ``GB`` gigabytes, ``Gb`` gigabits, ``kb`` kilobits.
+  An answer in bits where bytes were asked is read as bits; the diagnosis then names the slip.
+- ``k`` and ``K`` are both kilo (1000); ``KiB`` and friends are binary (1024).
+- Letter case of a prefix is otherwise kept (``M`` mega, ``m`` milli), and a byte or bit with a
+  sub-unit prefix (``mB``, ``mb``, ``µB``) or a lower-case prefix that is not one (``gb``,
+  ``tb``) is refused as ambiguous, naming the two readings.
+- Whole words are read in any case: ``Bytes``, ``GBytes``, ``Gigabytes``, ``Tokens``, ``Sec``, ``msec``.
+- ``FLOP``, ``flop`` and ``FLOPs`` (small s) are counts; ``FLOPS`` (capital S) is per second, so
+  ``TFLOPS`` = ``TFLOP/s``; ``OP``/``OPS`` likewise (``TOPS``). Any other casing of a plural
+  (``flops``, ``Flops``) is ambiguous and is read as the question's dimension needs.
+- Number words ``thousand``, ``million``, ``billion``, ``trillion``, ``bn`` are plain numbers.
+  Where the question asks for a pure number, the suffixes ``K``, ``k``, ``M``, ``B``, ``b``,
+  ``T`` are too (``13B`` parameters is 13·10⁹, since bytes could not be meant).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from grader.errors import AmbiguousUnitError, NumberRangeError, UnknownUnitError
+from grader.units import registry
+
+if TYPE_CHECKING:
+    import pint
+
+NUMBER_WORDS: dict[str, float] = {
+    "thousand": 1e3,
+    "million": 1e6,
+    "billion": 1e9,
+    "trillion": 1e12,
+    "bn": 1e9,
+}
+SUFFIX_MULTIPLIERS: dict[str, float] = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "b": 1e9, "T": 1e12}
+
+_PREFIX_SYMBOLS: dict[str, str] = {
+    "p": "pico",
+    "n": "nano",
+    "u": "micro",
+    "µ": "micro",
+    "μ": "micro",
+    "m": "milli",
+    "k": "kilo",
+    "K": "kilo",
+    "M": "mega",
+    "G": "giga",
+    "T": "tera",
+    "P": "peta",
+    "E": "exa",
+    "Ki": "kibi",
+    "Mi": "mebi",
+    "Gi": "gibi",
+    "Ti": "tebi",
+    "Pi": "pebi",
+    "Ei": "exbi",
+}
+_PREFIX_NAMES = frozenset(_PREFIX_SYMBOLS.values())
+_SUB_UNIT_PREFIXES = frozenset({"pico", "nano", "micro", "milli"})
+# Lower-case letters that are no SI prefix, so "gflops" or "tbytes" can only mean giga or tera.
+_LOOSE_PREFIXES = frozenset({"g", "t", "e"})
+
+# Whole words read in any letter case → the registry's name for them.
+_LONG_WORDS: dict[str, str] = {
+    **dict.fromkeys(("byte", "bytes"), "byte"),
+    **dict.fromkeys(("bit", "bits"), "bit"),
+    **dict.fromkeys(("second", "seconds", "sec", "secs"), "second"),
+    **dict.fromkeys(("minute", "minutes", "min", "mins"), "minute"),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs"), "hour"),
+    **dict.fromkeys(("token", "tokens", "tok", "toks"), "token"),
+    **dict.fromkeys(("parameter", "parameters", "param", "params"), "parameter"),
+    **dict.fromkeys(("mac", "macs"), "multiply_add"),
+    "percent": "percent",
+}
+_FLOP_BASE = re.compile(r"(?:FL)?OPS?|(?:fl)?ops?", re.IGNORECASE)
+_BYTE_OR_BIT = re.compile(r"(?P<prefix>[kmgtpe])(?P<binary>i?)(?P<base>b)", re.IGNORECASE)
+_NOT_NUMBERS = frozenset({"inf", "infinity", "nan"})
+
+
+@dataclass(frozen=True)
+class Word:
+    """What one word of an answer means: a quantity, and whether it is a unit or only a number."""
+
+    quantity: pint.Quantity
+    is_unit: bool
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How to read the words that have two meanings.
+
+    ``flops_as_rate``: read an ambiguous ``flops`` as FLOP/s rather than FLOP.
+    ``suffix_multipliers``: read ``13B``, ``7M``, ``4K`` as numbers (only for pure-number questions).
+    """
+
+    flops_as_rate: bool = False
+    suffix_multipliers: bool = False
+
+
+def _split_prefix(word: str, is_base: dict[str, str] | re.Pattern[str]) -> tuple[str, str] | None:
+    """(registry prefix name or "", base) when ``word`` is a known prefix followed by a base."""
+    for cut in range(len(word)):
+        prefix, base = word[:cut], word[cut:]
+        if prefix in _LOOSE_PREFIXES:
+            prefix = prefix.upper()
+        if prefix and prefix not in _PREFIX_SYMBOLS and prefix.lower() not in _PREFIX_NAMES:
+            continue
+        matches = base.lower() in is_base if isinstance(is_base, dict) else is_base.fullmatch(base)
+        if matches:
+            name = _PREFIX_SYMBOLS.get(prefix, prefix.lower())
+            return name, base
+    return None
+
+
+def _flop_unit(word: str, reading: Reading) -> str | None:
+    """The registry unit for a FLOP/OP word (``TFLOPS`` → ``teraFLOP/second``), or None."""
+    split = _split_prefix(word, _FLOP_BASE)
+    if split is None:
+        return None
+    prefix, base = split
+    if prefix in _SUB_UNIT_PREFIXES:
+        letter = "M" if prefix == "milli" else "G"
+        raise AmbiguousUnitError(
+            f"`{word}` reads as a fraction of a FLOP.", f"Write `{letter}FLOP` or `{letter}FLOP/s`."
+        )
+    counted = "FLOP" if base.lower().startswith("fl") else "OP"
+    if base in ("FLOPS", "OPS"):
+        per_second = True
+    elif base.lower() in ("flop", "op") or base in ("FLOPs", "OPs"):
+        per_second = False
+    else:
+        per_second = reading.flops_as_rate
+    return f"{prefix}{counted}/second" if per_second else f"{prefix}{counted}"
+
+
+def _refuse_sub_unit_information(word: str, units: pint.Unit) -> None:
+    """Refuse ``mB``-like units: a thousandth of a byte is never meant, MB or Mb probably is."""
+    name = str(units)
+    if "[information]" in units.dimensionality and any(name.startswith(p) for p in _SUB_UNIT_PREFIXES):
+        _refuse_byte_or_bit(word)
+
+
+def _refuse_byte_or_bit(word: str) -> None:
+    match = _BYTE_OR_BIT.fullmatch(word)
+    letter = (match.group("prefix") if match else word[:1]).upper()
+    binary = "i" if match and match.group("binary") else ""
+    raise AmbiguousUnitError(
+        f"`{word}` could mean bytes or bits.",
+        f"Write `{letter}{binary}B` for bytes or `{letter}{binary}b` for bits "
+        "(capital B is a byte, small b a bit).",
+    )
+
+
+def read_word(word: str, reading: Reading) -> Word:
+    """The meaning of one word (letters, or ``%``) of an answer; raises a ``ParseError`` subclass."""
+    from pint import PintError
+
+    ureg = registry()
+    lower = word.lower()
+    if lower in _NOT_NUMBERS:
+        raise NumberRangeError(f"`{word}` is not a number that can be graded.", "Type a finite number.")
+    if lower in NUMBER_WORDS:
+        return Word(ureg.Quantity(NUMBER_WORDS[lower]), is_unit=False)
+    if reading.suffix_multipliers and word in SUFFIX_MULTIPLIERS:
+        return Word(ureg.Quantity(SUFFIX_MULTIPLIERS[word]), is_unit=False)
+    name = _flop_unit(word, reading)
+    if name is None:
+        long_word = _split_prefix(word, _LONG_WORDS)
+        if long_word is not None:
+            prefix, base = long_word
+            name = prefix + _LONG_WORDS[base.lower()]
+    if name is None and word.endswith("B") and (binary := _BYTE_OR_BIT.fullmatch(word)) is not None:
+        # "gB", "KIB": a capital B leaves no doubt it is bytes, whatever the prefix's case.
+        prefix = binary.group("prefix").upper() + binary.group("binary").lower()
+        if prefix != "M" or binary.group("prefix") == "M":
+            name = prefix.replace("K", "k") + "B" if not binary.group("binary") else prefix + "B"
+    try:
+        units = ureg.parse_units("percent" if word == "%" else (name or word))
+    except (PintError, ValueError, TypeError, AttributeError, KeyError):
+        if _BYTE_OR_BIT.fullmatch(word):
+            _refuse_byte_or_bit(word)
+        raise UnknownUnitError(
+            f"`{word}` is not a unit the grader knows.",
+            "Units it reads: B, KB, KiB, MB, GB, GiB, TB (bytes), b, Gb (bits), s, ms, µs, ns, min, "
+            "FLOP, GFLOP, TFLOP/s, TFLOPS, B/s, GB/s, TB/s, tokens, tokens/s, %.",
+        ) from None
+    _refuse_sub_unit_information(word, units)
+    return Word(ureg.Quantity(1.0, units), is_unit=True)

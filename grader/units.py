@@ -1,0 +1,197 @@
+"""Units: one pint registry for the whole app, and SI ↔ display conversions for people.
+
+Inside the app every value is in SI base units: bytes (``B``), seconds (``s``), FLOP, FLOP/s,
+bytes/s, FLOP/B, tokens, or a pure number. A *display unit* is the unit a question is asked in
+(``GB``, ``KiB``, ``ms``, ``TFLOP/s``, ``tokens/s``, ``""`` for a pure number); it is any text
+the registry below can parse.
+
+The registry is deliberately small and built from scratch rather than from pint's default
+file, so that ``b`` is a bit (not a barn), ``K`` is kilo (not kelvin) and nothing physical that
+no question needs can shadow a symbol people type. It holds:
+
+- information: ``byte`` = ``B`` (the base), ``bit`` = ``b`` = B/8;
+- SI prefixes ``p n u µ μ m k K M G T P E`` (``K`` and ``k`` are both 1000) and IEC prefixes
+  ``Ki Mi Gi Ti Pi Ei``, with their long names (``kilo``, ``gibi``...);
+- time: ``s``/``sec``, ``min``, ``h``/``hr``;
+- compute: ``FLOP`` = ``flop`` (the base), ``OP`` = ``op`` (an integer operation counts the
+  same), ``MAC`` = 2 FLOP (a multiply-add);
+- counts that carry no dimension: ``token``/``tok``, ``parameter``/``param``; and ``%``.
+
+Tokens are dimensionless on purpose: "800 KiB" answers "KiB per token", and "40 tokens/s" is a
+rate per second, so a missing or extra "per token" never makes an answer unreadable.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from grader.errors import DisplayUnitError
+
+if TYPE_CHECKING:
+    import pint
+
+SIGNIFICANT_FIGURES = 4
+
+_DEFINITIONS = """
+pico- = 1e-12 = p-
+nano- = 1e-9 = n-
+micro- = 1e-6 = µ- = μ- = u-
+milli- = 1e-3 = m-
+kilo- = 1e3 = k- = K-
+mega- = 1e6 = M-
+giga- = 1e9 = G-
+tera- = 1e12 = T-
+peta- = 1e15 = P-
+exa- = 1e18 = E-
+kibi- = 2**10 = Ki-
+mebi- = 2**20 = Mi-
+gibi- = 2**30 = Gi-
+tebi- = 2**40 = Ti-
+pebi- = 2**50 = Pi-
+exbi- = 2**60 = Ei-
+byte = [information] = B
+bit = byte / 8 = b
+second = [time] = s = sec
+minute = 60 * second = min
+hour = 60 * minute = h = hr
+FLOP = [compute] = flop
+OP = FLOP = op
+multiply_add = 2 * FLOP = MAC
+token = [] = tok
+parameter = [] = param
+percent = 0.01 = %
+"""
+
+_lock = threading.Lock()
+_registry: pint.UnitRegistry | None = None
+
+
+def registry() -> pint.UnitRegistry:
+    """The app's unit registry, built on first use (importing pint costs a few hundred ms)."""
+    global _registry
+    if _registry is None:
+        with _lock:
+            if _registry is None:
+                import pint
+
+                ureg = pint.UnitRegistry(None, case_sensitive=True)
+                for line in _DEFINITIONS.strip().splitlines():
+                    ureg.define(line)
+                _registry = ureg
+    return _registry
+
+
+@lru_cache(maxsize=256)
+def display_units(unit: str) -> pint.Unit:
+    """The parsed display unit; ``DisplayUnitError`` when the registry cannot read it."""
+    ureg = registry()
+    if not unit.strip():
+        return ureg.dimensionless
+    try:
+        return ureg.parse_units(unit)
+    except Exception as exc:  # pint raises several unrelated types for unreadable text
+        raise DisplayUnitError(
+            f"The display unit {unit!r} is not one the grader knows.",
+            "Use a unit such as GB, KiB, ms, TFLOP/s, TB/s, FLOP/B, tokens/s, or '' for a pure number.",
+        ) from exc
+
+
+@lru_cache(maxsize=256)
+def si_per_display(unit: str) -> float:
+    """How many SI base units one display ``unit`` holds (``KiB`` → 1024.0, ``ms`` → 0.001)."""
+    return float(registry().Quantity(1.0, display_units(unit)).to_base_units().magnitude)
+
+
+def dimensionality(unit: str) -> pint.util.UnitsContainer:
+    """The pint dimensionality of a display unit (``{'[information]': 1, '[time]': -1}`` for ``GB/s``)."""
+    return display_units(unit).dimensionality
+
+
+def to_display(value_si: float, unit: str) -> float:
+    """An SI value expressed in the display ``unit`` (819200, ``KiB`` → 800.0)."""
+    return value_si / si_per_display(unit)
+
+
+def from_display(x: float, unit: str) -> float:
+    """A number given in the display ``unit``, in SI base units (800, ``KiB`` → 819200.0)."""
+    return x * si_per_display(unit)
+
+
+def round_sig(x: float, *, sig_figs: int = SIGNIFICANT_FIGURES) -> float:
+    """``x`` rounded to ``sig_figs`` significant figures; zero, NaN and ±inf come back unchanged."""
+    if x == 0 or not math.isfinite(x):
+        return x
+    return float(f"{x:.{sig_figs}g}")
+
+
+def format_number(x: float, *, sig_figs: int = SIGNIFICANT_FIGURES) -> str:
+    """A number for people: ``sig_figs`` significant figures, thousands separators, no trailing zeros.
+
+    Integers after rounding print whole (``819,200``); magnitudes from 0.001 up to 10¹⁵ print in
+    fixed point (``16.72``, ``0.0125``); anything else in e-notation (``1.6e-5``), which the
+    answer parser reads back.
+    """
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    r = round_sig(x, sig_figs=sig_figs)
+    if r == 0:
+        return "0"
+    magnitude = abs(r)
+    if magnitude >= 1e15 or magnitude < 1e-3:
+        mantissa, exponent = f"{r:.{sig_figs - 1}e}".split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa}e{int(exponent)}"
+    if r.is_integer():
+        return f"{int(r):,}"
+    decimals = max(0, sig_figs - 1 - math.floor(math.log10(magnitude)))
+    return f"{r:,.{decimals}f}".rstrip("0").rstrip(".")
+
+
+def format_display(x: float, unit: str, *, sig_figs: int = SIGNIFICANT_FIGURES) -> str:
+    """A number already in the display ``unit``, with the unit attached (``800 KiB``, ``50%``, ``64``)."""
+    number = format_number(x, sig_figs=sig_figs)
+    if not unit.strip():
+        return number
+    return f"{number}{unit}" if unit == "%" else f"{number} {unit}"
+
+
+def format_quantity(value_si: float, unit: str, *, sig_figs: int = SIGNIFICANT_FIGURES) -> str:
+    """An SI value written in the display ``unit`` for people: 819200, ``KiB`` → ``800 KiB``."""
+    return format_display(to_display(value_si, unit), unit, sig_figs=sig_figs)
+
+
+# Names for the dimensions questions ask about, keyed by pint's dimensionality.
+_DIMENSION_NAMES: dict[frozenset[tuple[str, float]], str] = {
+    frozenset({("[information]", 1)}): "a size in bytes",
+    frozenset({("[time]", 1)}): "a time",
+    frozenset({("[compute]", 1)}): "a FLOP count",
+    frozenset({("[compute]", 1), ("[time]", -1)}): "a FLOP rate (FLOP/s)",
+    frozenset({("[information]", 1), ("[time]", -1)}): "a bandwidth (bytes/s)",
+    frozenset({("[compute]", 1), ("[information]", -1)}): "an arithmetic intensity (FLOP/B)",
+    frozenset({("[information]", 1), ("[compute]", -1)}): "bytes per FLOP",
+    frozenset({("[time]", -1)}): "a rate per second",
+}
+
+
+def describe_units(units: pint.Unit) -> str:
+    """A short noun phrase for what a pint unit measures (``a time``, ``a token rate (tokens/s)``)."""
+    dims = units.dimensionality
+    has_tokens = "token" in str(units)
+    if not dims:
+        if has_tokens:
+            return "a number of tokens"
+        return "a parameter count" if "parameter" in str(units) else "a pure number"
+    if has_tokens and dict(dims) == {"[time]": -1}:
+        return "a token rate (tokens/s)"
+    known = _DIMENSION_NAMES.get(frozenset(dict(dims).items()))
+    return known if known is not None else f"a quantity in {units:~P}"
+
+
+def dimension_name(unit: str) -> str:
+    """What a display unit measures, for messages: ``ms`` → ``a time``, ``GB/s`` → ``a bandwidth ...``."""
+    return describe_units(display_units(unit))
