@@ -1,0 +1,196 @@
+"""Mock interviews as stored rows: the mock (config, problems, deadline, result) and its answers.
+
+Plain persistence: deciding whether an answer is late, or when a mock ends, is the caller's business;
+these functions store what they are given, each call in its own transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from progress.store import Store
+from progress.utc import from_iso, to_iso
+
+
+class MockStatus(StrEnum):
+    """Whether a mock is still being answered."""
+
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Mock:
+    """A stored mock. ``duration_s`` is the seconds from start to deadline; ``config`` and ``problems`` are
+    the JSON the mock was created with; ``score`` (0..1) and ``scorecard`` (Markdown) are set at the finish.
+    """
+
+    id: int
+    created_at: datetime
+    started_at: datetime
+    deadline: datetime
+    finished_at: datetime | None
+    duration_s: float
+    config: dict[str, Any]
+    problems: list[dict[str, Any]]
+    status: MockStatus
+    score: float | None
+    scorecard: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> Mock:
+        """A mock from its ``mocks`` row."""
+        return cls(
+            id=int(row["id"]),
+            created_at=from_iso(row["created_at"]),
+            started_at=from_iso(row["started_at"]),
+            deadline=from_iso(row["deadline"]),
+            finished_at=from_iso(row["finished_at"]) if row["finished_at"] else None,
+            duration_s=float(row["duration_s"]),
+            config=json.loads(row["config"]),
+            problems=json.loads(row["problems"]),
+            status=MockStatus(row["status"]),
+            score=row["score"],
+            scorecard=row["scorecard"],
+        )
+
+
+@dataclass(frozen=True)
+class MockAnswer:
+    """The latest answer at one position (0-based) of a mock; ``time_spent_s`` in seconds."""
+
+    mock_id: int
+    position: int
+    response: str
+    answered_at: datetime
+    time_spent_s: float
+    self_rating: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> MockAnswer:
+        """An answer from its ``mock_answers`` row."""
+        return cls(
+            mock_id=int(row["mock_id"]),
+            position=int(row["position"]),
+            response=row["response"],
+            answered_at=from_iso(row["answered_at"]),
+            time_spent_s=float(row["time_spent_s"]),
+            self_rating=row["self_rating"],
+        )
+
+
+def create_mock(
+    store: Store,
+    *,
+    config: Mapping[str, Any],
+    problems: Sequence[Mapping[str, Any]],
+    started_at: datetime,
+    deadline: datetime,
+) -> int:
+    """Store a new running mock; return its id. ``created_at`` comes from the store's clock."""
+    duration_s = (deadline - started_at).total_seconds()
+    if duration_s <= 0:
+        raise ValueError(f"a mock's deadline must come after its start, got {duration_s} s")
+    with store.connect() as conn:
+        cursor = conn.execute(
+            "INSERT INTO mocks (created_at, started_at, deadline, duration_s, config, problems, status) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                to_iso(store.now()),
+                to_iso(started_at),
+                to_iso(deadline),
+                duration_s,
+                json.dumps(dict(config)),
+                json.dumps([dict(problem) for problem in problems]),
+                MockStatus.RUNNING.value,
+            ),
+        )
+        return int(cursor.lastrowid or 0)
+
+
+def get_mock(store: Store, mock_id: int) -> Mock | None:
+    """The mock with this id, or None."""
+    with store.connect(write=False) as conn:
+        row = conn.execute("SELECT * FROM mocks WHERE id = ?", (mock_id,)).fetchone()
+    return Mock.from_row(row) if row else None
+
+
+def running_mock(store: Store) -> Mock | None:
+    """The most recently started mock that is not finished, or None."""
+    with store.connect(write=False) as conn:
+        row = conn.execute(
+            "SELECT * FROM mocks WHERE status = ? ORDER BY started_at DESC, id DESC LIMIT 1",
+            (MockStatus.RUNNING.value,),
+        ).fetchone()
+    return Mock.from_row(row) if row else None
+
+
+def list_mocks(store: Store, *, status: MockStatus | str | None = None) -> list[Mock]:
+    """Stored mocks, newest first, optionally only those with ``status``."""
+    sql = "SELECT * FROM mocks"
+    args: list[str] = []
+    if status is not None:
+        sql += " WHERE status = ?"
+        args.append(MockStatus(status).value)
+    with store.connect(write=False) as conn:
+        return [Mock.from_row(row) for row in conn.execute(sql + " ORDER BY started_at DESC, id DESC", args)]
+
+
+def save_mock_answer(
+    store: Store,
+    mock_id: int,
+    position: int,
+    response: str,
+    answered_at: datetime,
+    time_spent_s: float,
+    self_rating: str | None = None,
+) -> None:
+    """Store the answer at ``position``, replacing an earlier one there."""
+    with store.connect() as conn:
+        conn.execute(
+            "INSERT INTO mock_answers (mock_id, position, response, answered_at, time_spent_s, self_rating) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mock_id, position) DO UPDATE SET "
+            "response = excluded.response, answered_at = excluded.answered_at, "
+            "time_spent_s = excluded.time_spent_s, self_rating = excluded.self_rating",
+            (mock_id, position, response, to_iso(answered_at), float(time_spent_s), self_rating),
+        )
+
+
+def rate_mock_answer(store: Store, mock_id: int, position: int, self_rating: str | None) -> bool:
+    """Set only the self-rating of a stored answer; False when there is no answer at ``position``."""
+    with store.connect() as conn:
+        cursor = conn.execute(
+            "UPDATE mock_answers SET self_rating = ? WHERE mock_id = ? AND position = ?",
+            (self_rating, mock_id, position),
+        )
+        return cursor.rowcount > 0
+
+
+def mock_answers(store: Store, mock_id: int) -> list[MockAnswer]:
+    """The mock's stored answers by position."""
+    with store.connect(write=False) as conn:
+        rows = conn.execute("SELECT * FROM mock_answers WHERE mock_id = ? ORDER BY position", (mock_id,))
+        return [MockAnswer.from_row(row) for row in rows]
+
+
+def finish_mock(
+    store: Store, mock_id: int, finished_at: datetime, score: float | None, scorecard: str | None
+) -> bool:
+    """Mark a running mock finished with its score and scorecard.
+
+    Returns False (and changes nothing) when the mock does not exist or is already finished, so two
+    reruns racing to finish the same mock record one result.
+    """
+    with store.connect() as conn:
+        cursor = conn.execute(
+            "UPDATE mocks SET status = ?, finished_at = ?, score = ?, scorecard = ? "
+            "WHERE id = ? AND status = ?",
+            (MockStatus.FINISHED.value, to_iso(finished_at), score, scorecard, mock_id, MockStatus.RUNNING),
+        )
+        return cursor.rowcount > 0

@@ -1,0 +1,316 @@
+"""The progress store: one SQLite file, opened briefly for each transaction.
+
+Streamlit reruns a script on whichever thread serves the session, so no connection is kept: each
+``connect()`` opens one, runs one transaction and closes it. The file runs in WAL mode (readers never
+block the writer) with a 5 s busy timeout; taking the write lock is retried with backoff on top of that,
+so "database is locked" never reaches the user. A file that is not an intact database of this app, or
+that was written by a newer schema, is refused before anything is written to it.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from os import PathLike
+from pathlib import Path
+from typing import TypeVar
+
+from progress.attempt import COLUMNS, Attempt, Mode
+from progress.errors import (
+    CorruptDatabaseError,
+    DatabaseAccessError,
+    DatabaseBusyError,
+    NewerSchemaError,
+    StoreError,
+)
+from progress.migrations import LATEST_VERSION, migrate, schema_version, user_tables
+from progress.settings import Settings, load_settings, save_settings
+from progress.utc import Clock, as_utc, system_clock, to_iso
+
+_T = TypeVar("_T")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_HEADER_BYTES = 100
+# Primary result codes (the low byte of the extended code), from sqlite3.h.
+_CORRUPT_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
+_ACCESS_CODES = frozenset({3, 8, 14, 23})  # SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_AUTH
+_BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
+_INSERT_ATTEMPT = (
+    f"INSERT INTO attempts ({', '.join(c for c in COLUMNS if c != 'id')}) "
+    f"VALUES ({', '.join('?' for c in COLUMNS if c != 'id')})"
+)
+
+
+class Store:
+    """Progress kept in the SQLite file at ``path`` (created, with its folders, on first use).
+
+    ``clock`` returns the current aware datetime; it stamps rows whose time the caller does not give.
+    Every public method runs in its own transaction.
+    """
+
+    #: SQLite's own wait for a lock, per try (milliseconds).
+    busy_timeout_ms: int = 5000
+    #: Tries at taking a lock before giving up; the pause between tries doubles from ``retry_pause_s``.
+    lock_tries: int = 4
+    retry_pause_s: float = 0.05
+
+    def __init__(self, path: str | PathLike[str], *, clock: Clock | None = None) -> None:
+        self.path = Path(path).expanduser()
+        self._clock = clock or system_clock
+        self._ready = False
+        self._ready_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.path)!r})"
+
+    def now(self) -> datetime:
+        """The current time from the store's clock, in UTC."""
+        return as_utc(self._clock())
+
+    # --- connections --------------------------------------------------------------------------------
+
+    @contextmanager
+    def connect(self, *, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """A fresh connection inside one transaction, committed on success and rolled back on error.
+
+        ``write=True`` takes the write lock up front (``BEGIN IMMEDIATE``), so the transaction can never
+        fail half way for want of it; ``write=False`` is a read snapshot that does not block writers.
+        Rows come back as ``sqlite3.Row``. SQLite errors that mean a damaged, unreadable or busy file
+        are raised as the matching ``StoreError``.
+        """
+        self._ensure_ready()
+        conn = self._open(create=False)
+        try:
+            with self._translated():
+                self._with_retry(lambda: self._begin(conn, write=write))
+                try:
+                    yield conn
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+                self._with_retry(lambda: conn.execute("COMMIT"))
+        finally:
+            conn.close()
+
+    def _open(self, *, create: bool) -> sqlite3.Connection:
+        # mode=rw never creates a file: a database deleted under a running app is an error, not a new file.
+        mode = "rwc" if create else "rw"
+        uri = f"file:{urllib.parse.quote(str(self.path))}?mode={mode}"
+        with self._translated():
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=self.busy_timeout_ms / 1000)
+            try:
+                conn.row_factory = sqlite3.Row
+                conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+                conn.execute("PRAGMA foreign_keys = ON")
+            except BaseException:
+                conn.close()
+                raise
+        return conn
+
+    @staticmethod
+    def _begin(conn: sqlite3.Connection, *, write: bool) -> None:
+        if write:
+            conn.execute("BEGIN IMMEDIATE")
+            return
+        conn.execute("BEGIN")
+        try:
+            # Start the read snapshot now, where a busy file can still be retried.
+            conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _with_retry(self, operation: Callable[[], _T]) -> _T:
+        """Run ``operation``, trying again with growing pauses while the file is locked."""
+        started = time.monotonic()
+        for attempt in range(self.lock_tries):
+            try:
+                return operation()
+            except sqlite3.OperationalError as exc:
+                if _primary_code(exc) not in _BUSY_CODES:
+                    raise
+                if attempt == self.lock_tries - 1:
+                    raise DatabaseBusyError(self.path, waited_s=time.monotonic() - started) from exc
+            # Jitter keeps two waiting processes from retrying in step.
+            time.sleep(self.retry_pause_s * 2**attempt * (1 + random.random()))
+        raise AssertionError("unreachable: the last try returns or raises")
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Raise SQLite errors about the file itself as ``StoreError``s naming the file."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            code = _primary_code(exc)
+            if code in _CORRUPT_CODES:
+                raise CorruptDatabaseError(self.path, str(exc)) from exc
+            if code in _ACCESS_CODES:
+                raise DatabaseAccessError(self.path, str(exc)) from exc
+            if code in _BUSY_CODES:
+                raise DatabaseBusyError(self.path) from exc
+            raise
+
+    # --- first open: refuse what is not ours, then migrate ------------------------------------------
+
+    def _ensure_ready(self) -> None:
+        if self._ready:
+            return
+        with self._ready_lock:
+            if not self._ready:
+                self._check_file()
+                self._prepare()
+                self._ready = True
+
+    def _check_file(self) -> None:
+        """Refuse a path that SQLite must not touch, before SQLite opens it."""
+        path = self.path
+        if path.is_dir():
+            raise DatabaseAccessError(path, "it is a folder, not a file")
+        if not path.exists():
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DatabaseAccessError(path, f"cannot create its folder ({exc.strerror})") from exc
+            return
+        try:
+            with path.open("rb") as file:
+                header = file.read(_HEADER_BYTES)
+        except OSError as exc:
+            raise DatabaseAccessError(path, exc.strerror or str(exc)) from exc
+        if not header:
+            return  # an empty file is an empty database
+        if not header.startswith(_SQLITE_MAGIC):
+            raise CorruptDatabaseError(path, "it is not an SQLite database")
+        if len(header) < _HEADER_BYTES:
+            raise CorruptDatabaseError(path, "it is cut short (no complete SQLite header)")
+
+    def _prepare(self) -> None:
+        """Check the schema version, switch to WAL and apply pending migrations, in that order."""
+        conn = self._open(create=True)
+        try:
+            with self._translated():
+                # Read-only checks first, in one snapshot, so that nothing is written to a refused file.
+                if self._checked_version(conn, write=False) == LATEST_VERSION:
+                    return
+                # The journal mode is kept in the file, so this is paid once per file.
+                self._with_retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchall())
+                # Another process may have migrated while this one waited for the lock: check again.
+                version = self._checked_version(conn, write=True)
+                try:
+                    if version < LATEST_VERSION:
+                        migrate(conn, from_version=version)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+        finally:
+            conn.close()
+
+    def _checked_version(self, conn: sqlite3.Connection, *, write: bool) -> int:
+        """The file's schema version, read in a new transaction that stays open only when ``write``.
+
+        Refuses a newer schema, and a file at version 0 that already holds tables (not ours).
+        """
+        self._with_retry(lambda: self._begin(conn, write=write))
+        try:
+            version = schema_version(conn)
+            if version > LATEST_VERSION:
+                raise NewerSchemaError(self.path, found=version, known=LATEST_VERSION)
+            if version == 0 and user_tables(conn):
+                raise CorruptDatabaseError(self.path, "it holds tables of another program")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        if not write:
+            conn.execute("COMMIT")
+        return version
+
+    # --- attempts -----------------------------------------------------------------------------------
+
+    def record_attempt(self, attempt: Attempt) -> int:
+        """Store one attempt in its own transaction; return its id."""
+        return self.record_attempts([attempt])[0]
+
+    def record_attempts(self, attempts: Iterable[Attempt]) -> list[int]:
+        """Store attempts in one transaction (all or none); return their ids in order."""
+        rows = [_attempt_row(attempt) for attempt in attempts]
+        with self.connect() as conn:
+            return [int(conn.execute(_INSERT_ATTEMPT, row).lastrowid or 0) for row in rows]
+
+    def attempts(
+        self,
+        *,
+        since: datetime | None = None,
+        checklist_item: str | None = None,
+        mode: Mode | str | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Attempt]:
+        """Stored attempts, oldest first (or newest first), optionally filtered and limited.
+
+        ``since`` keeps attempts created at or after that moment.
+        """
+        clauses: list[str] = []
+        args: list[object] = []
+        if since is not None:
+            clauses.append("created_at >= ?")
+            args.append(to_iso(since))
+        if checklist_item is not None:
+            clauses.append("checklist_item = ?")
+            args.append(checklist_item)
+        if mode is not None:
+            clauses.append("mode = ?")
+            args.append(Mode(mode).value)
+        sql = "SELECT * FROM attempts"
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        order = "DESC" if newest_first else "ASC"
+        sql += f" ORDER BY created_at {order}, id {order}"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(int(limit))
+        with self.connect(write=False) as conn:
+            return [Attempt.from_row(row) for row in conn.execute(sql, args)]
+
+    def attempt_count(self) -> int:
+        """How many attempts are stored."""
+        with self.connect(write=False) as conn:
+            return int(conn.execute("SELECT count(*) FROM attempts").fetchone()[0])
+
+    # --- settings -----------------------------------------------------------------------------------
+
+    def settings(self) -> Settings:
+        """The stored settings, defaults where none are stored."""
+        with self.connect(write=False) as conn:
+            try:
+                return load_settings(conn)
+            except (ValueError, TypeError) as exc:
+                raise StoreError(
+                    f"The settings stored in {self.path} cannot be read ({exc}). The file has not been "
+                    "changed: save the settings again to replace them, or point DRILL_DB elsewhere.",
+                    path=self.path,
+                ) from exc
+
+    def save_settings(self, settings: Settings) -> None:
+        """Store every setting."""
+        with self.connect() as conn:
+            save_settings(conn, settings)
+
+
+def _primary_code(exc: sqlite3.Error) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def _attempt_row(attempt: Attempt) -> tuple[object, ...]:
+    if attempt.id is not None:
+        raise ValueError(f"attempt {attempt.id} is already stored")
+    stored = attempt.to_dict()
+    stored["params"] = attempt.params_json()  # type: ignore[typeddict-item]
+    return tuple(stored[name] for name in COLUMNS if name != "id")  # type: ignore[literal-required]

@@ -1,0 +1,78 @@
+"""Test doubles for the progress tests: a fake clock, attempt factories, file fingerprints."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from progress import Attempt, Mode, Status, Store
+
+T0 = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
+
+
+@dataclass
+class FakeClock:
+    """A clock that stands still until moved."""
+
+    now: datetime = T0
+    calls: int = field(default=0)
+
+    def __call__(self) -> datetime:
+        self.calls += 1
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+
+def new_store(tmp_path: Path, clock: FakeClock | None = None) -> Store:
+    return Store(tmp_path / "progress.db", clock=clock or FakeClock())
+
+
+def attempt(**overrides: Any) -> Attempt:
+    """A plausible attempt; any field can be overridden."""
+    fields: dict[str, Any] = {
+        "created_at": T0,
+        "template_id": "kv-bytes-per-token",
+        "checklist_item": "kv-cache",
+        "seed": 1234,
+        "params": {"model": "llama2_13b", "dtype": "fp16"},
+        "response": "800 KiB",
+        "value": 819200.0,
+        "status": Status.CORRECT,
+        "score": 1.0,
+        "diagnosis": None,
+        "mode": Mode.PRACTICE,
+        "mock_id": None,
+        "duration_s": 42.5,
+    }
+    fields.update(overrides)
+    return Attempt(**fields)
+
+
+def fingerprint(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run_in_threads(work: Callable[[], object], *, count: int) -> list[BaseException]:
+    """Run ``work`` on ``count`` threads started together; return what they raised."""
+    errors: list[BaseException] = []
+
+    def guarded() -> None:
+        try:
+            work()
+        except BaseException as exc:  # reported to the caller
+            errors.append(exc)
+
+    threads = [threading.Thread(target=guarded) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
