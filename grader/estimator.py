@@ -361,6 +361,30 @@ def compute_time(*, flops: float, peak_flops: float) -> float:
 # --- prefill and decode --------------------------------------------------------------------
 
 
+def _decode_parts(
+    *,
+    n_params: float,
+    bytes_per_param: float,
+    mem_bandwidth: float,
+    peak_flops: float,
+    batch_size: int,
+    kv_cache_bytes: float,
+    n_chips: int,
+) -> tuple[float, float, float]:
+    """(weight read time, KV read time, compute time) of one decode step, each recorded."""
+    chip_bandwidth = n_chips * mem_bandwidth
+    t_weights = memory_time(
+        n_bytes=weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param),
+        mem_bandwidth=chip_bandwidth,
+    )
+    # Recorded only when there is a cache to read, so the batch-1 weight-read story stays short.
+    t_kv = memory_time(n_bytes=kv_cache_bytes, mem_bandwidth=chip_bandwidth) if kv_cache_bytes else 0.0
+    flops = flops_per_token(n_params=n_params) * batch_size
+    step("FLOPs per step", "2 · P · batch", f"{num(2 * n_params)} · {num(batch_size)}", flops, "FLOP")
+    t_compute = compute_time(flops=flops, peak_flops=n_chips * peak_flops)
+    return t_weights, t_kv, t_compute
+
+
 def decode_step_time(
     *,
     n_params: float,
@@ -373,39 +397,63 @@ def decode_step_time(
 ) -> float:
     """Roofline lower bound on one decode step, in seconds.
 
-    KV bytes / (chips · bandwidth)
-    + max(P · bytes per param / (chips · bandwidth), 2 · P · batch / (chips · peak)).
-    The weight matmuls overlap their weight reads with their FLOPs, so they cost the larger of
-    the two; attention reads the KV cache with next to no FLOPs, so that read is bandwidth-bound
-    at any batch and adds on top (the JAX scaling book's "Theoretical Step Time (General)").
-    Never below (weights + KV) / bandwidth nor below 2 · P · batch / peak.
+    max((P · bytes per param + KV bytes) / (chips · bandwidth), 2 · P · batch / (chips · peak)):
+    the step cannot be faster than reading everything once, nor than doing its FLOPs at peak.
     ``kv_cache_bytes`` is the whole cache read in the step (all sequences of the batch). Assumes
-    perfect sharding over ``n_chips``; ignores communication, attention FLOPs and kernel-launch
-    overhead.
+    perfect sharding over ``n_chips`` and perfect overlap of memory traffic with compute; ignores
+    communication, attention FLOPs and kernel-launch overhead. The overlap is optimistic for the
+    KV read, which has next to no FLOPs to hide behind: :func:`decode_step_time_general` adds it.
     """
-    chip_bandwidth = n_chips * mem_bandwidth
-    t_weights = memory_time(
-        n_bytes=weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param),
-        mem_bandwidth=chip_bandwidth,
+    t_weights, t_kv, t_compute = _decode_parts(
+        n_params=n_params,
+        bytes_per_param=bytes_per_param,
+        mem_bandwidth=mem_bandwidth,
+        peak_flops=peak_flops,
+        batch_size=batch_size,
+        kv_cache_bytes=kv_cache_bytes,
+        n_chips=n_chips,
     )
-    # Recorded only when there is a cache to read, so the batch-1 weight-read story stays short.
-    t_kv = memory_time(n_bytes=kv_cache_bytes, mem_bandwidth=chip_bandwidth) if kv_cache_bytes else 0.0
-    flops = flops_per_token(n_params=n_params) * batch_size
-    step(
-        "FLOPs per step",
-        "2 · P · batch",
-        f"{num(2 * n_params)} · {num(batch_size)}",
-        flops,
-        "FLOP",
+    t_memory = t_weights + t_kv
+    return step(
+        "Decode step time",
+        "max(memory time, compute time)",
+        f"max({t_memory:.4g} s, {t_compute:.4g} s)",
+        max(t_memory, t_compute),
+        "s",
     )
-    t_compute = compute_time(flops=flops, peak_flops=n_chips * peak_flops)
+
+
+def decode_step_time_general(
+    *,
+    n_params: float,
+    bytes_per_param: float,
+    mem_bandwidth: float,
+    peak_flops: float,
+    batch_size: int = 1,
+    kv_cache_bytes: float = 0.0,
+    n_chips: int = 1,
+) -> float:
+    """One decode step with the KV read kept apart, in seconds (the scaling book's general step time).
+
+    KV bytes / (chips · bandwidth) + max(P · bytes per param / (chips · bandwidth), 2 · P · batch /
+    (chips · peak)). The weight matmuls overlap their reads with their FLOPs; attention reads the
+    KV cache with next to no FLOPs, so that read is bandwidth-bound at any batch and adds on top.
+    Equals :func:`decode_step_time` without a KV cache; never below it. Same assumptions otherwise.
+    """
+    t_weights, t_kv, t_compute = _decode_parts(
+        n_params=n_params,
+        bytes_per_param=bytes_per_param,
+        mem_bandwidth=mem_bandwidth,
+        peak_flops=peak_flops,
+        batch_size=batch_size,
+        kv_cache_bytes=kv_cache_bytes,
+        n_chips=n_chips,
+    )
     matmuls = f"max({t_weights:.4g} s, {t_compute:.4g} s)"
     return step(
         "Decode step time",
-        "KV read time + max(weight read time, compute time)"
-        if kv_cache_bytes
-        else "max(weight read time, compute time)",
-        f"{t_kv:.4g} s + {matmuls}" if kv_cache_bytes else matmuls,
+        "KV read time + max(weight read time, compute time)",
+        f"{t_kv:.4g} s + {matmuls}",
         t_kv + max(t_weights, t_compute),
         "s",
     )
@@ -464,7 +512,7 @@ def decode_critical_batch_size(*, peak_flops: float, mem_bandwidth: float, bytes
 
     Setting 2 · P · B / peak = P · bytes / bandwidth. 240 for a TPU v5e in bf16; int8 weights
     with bf16 compute halve it to 120. KV-cache reads add bandwidth-bound time at every batch
-    size (see :func:`decode_step_time`) but do not move this threshold of the weight matmuls.
+    size (see :func:`decode_step_time_general`) but do not move this threshold of the weight matmuls.
     """
     return step(
         "Critical decode batch size",
@@ -658,6 +706,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         memory_time,
         compute_time,
         decode_step_time,
+        decode_step_time_general,
         prefill_time,
         decode_arithmetic_intensity,
         prefill_arithmetic_intensity,

@@ -305,8 +305,8 @@ def test_scaling_book_pop_quiz_30b_on_v5e_4x4() -> None:
         "peak_flops": V5E_PEAK,
         "n_chips": 16,
     }
-    small = est.decode_step_time(**kwargs, batch_size=4, kv_cache_bytes=4 * kv_per_sequence)
-    large = est.decode_step_time(**kwargs, batch_size=256, kv_cache_bytes=256 * kv_per_sequence)
+    small = est.decode_step_time_general(**kwargs, batch_size=4, kv_cache_bytes=4 * kv_per_sequence)
+    large = est.decode_step_time_general(**kwargs, batch_size=256, kv_cache_bytes=256 * kv_per_sequence)
     assert small == pytest.approx(2.57e-3, abs=0.01e-3)
     assert large == pytest.approx(21.06e-3, abs=0.01e-3)
 
@@ -326,7 +326,7 @@ LLAMA_TABLE = [
 
 
 def llama2_13b_step_on_8_v5e(*, batch: int, kv_per_sequence: float) -> float:
-    return est.decode_step_time(
+    return est.decode_step_time_general(
         n_params=13e9,
         bytes_per_param=2,
         mem_bandwidth=V5E_BW_INFERENCE,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -172,3 +173,15 @@ def test_capacities_are_whole_non_negative_and_tight(
         assert count >= 0
         assert count * per_unit <= free * (1 + 1e-12)
         assert (count + 1) * per_unit > free * (1 - 1e-12)
+
+
+@fast
+@given(setup=setups, batch_size=batches, kv_cache_bytes=byte_counts)
+def test_general_step_time_adds_the_kv_read_on_top(
+    setup: dict[str, float], batch_size: int, kv_cache_bytes: float
+) -> None:
+    overlapped = est.decode_step_time(**setup, batch_size=batch_size, kv_cache_bytes=kv_cache_bytes)
+    general = est.decode_step_time_general(**setup, batch_size=batch_size, kv_cache_bytes=kv_cache_bytes)
+    assert general >= overlapped * (1 - 1e-12)
+    without_kv = est.decode_step_time_general(**setup, batch_size=batch_size)
+    assert without_kv == pytest.approx(est.decode_step_time(**setup, batch_size=batch_size))
