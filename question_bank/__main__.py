@@ -1,0 +1,200 @@
+"""Command line for bank authors.
+
+    python -m question_bank validate [PATH...]          load and check the bank (exit 0 or 1)
+    python -m question_bank sample TEMPLATE_ID --seed N [--bank PATH]   print one problem and its answer
+    python -m question_bank coverage                     templates per checklist item, slips, pools
+
+``validate`` checks the shipped bank, ``DRILL_BANK_DIRS`` and each PATH (a bank file or a folder
+of them) together, so duplicate ids across them are caught; then it generates every template
+for a few seeds to catch draws that fail. Every mistake is listed, not just the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from grader.problem import Kind, Problem
+from grader.units import format_quantity
+from question_bank.bank import Bank, load_bank
+from question_bank.checklist import load_checklist
+from question_bank.errors import BankError, BankIssue
+from question_bank.generation import generate
+from question_bank.schema import NumericTemplate
+
+#: Seeds ``validate`` generates each template with, after loading.
+SMOKE_SEEDS = range(20)
+
+
+def _load(paths: Sequence[str]) -> Bank | None:
+    try:
+        return load_bank(extra_dirs=[Path(p) for p in paths])
+    except BankError as exc:
+        for issue in exc.issues:
+            print(issue)
+        print(f"\n{len(exc.issues)} problem{'s' if len(exc.issues) != 1 else ''} found.")
+        return None
+
+
+def smoke_issues(bank: Bank, seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIssue]:
+    """Templates that fail to generate, or give an unusable answer, for any of ``seeds``."""
+    issues: list[BankIssue] = []
+    for template in bank.templates:
+        file, line = bank.sources[template.id]
+        for seed in seeds:
+            try:
+                problem = generate(template, seed)
+            except (ArithmeticError, ValueError, TypeError, KeyError, AttributeError) as exc:
+                message = f"seed {seed}: generation failed: {type(exc).__name__}: {exc}"
+                issues.append(
+                    BankIssue(file, line, template.id, "", message, "check the params and bindings")
+                )
+                break
+            if problem.kind is Kind.NUMERIC and not (problem.answer is not None and problem.answer > 0):
+                message = f"seed {seed}: the answer is {problem.answer}, not a positive number"
+                hint = "filter the presets or add a require entry so every draw makes sense"
+                issues.append(BankIssue(file, line, template.id, "answer", message, hint))
+                break
+    return issues
+
+
+def validate(paths: Sequence[str]) -> int:
+    bank = _load(paths)
+    if bank is None:
+        return 1
+    issues = smoke_issues(bank)
+    for issue in issues:
+        print(issue)
+    if issues:
+        print(f"\n{len(issues)} template{'s' if len(issues) != 1 else ''} failed to generate.")
+        return 1
+    kinds = Counter(t.kind for t in bank.templates)
+    files = len(set(file for file, _ in bank.sources.values()))
+    pools = ", ".join(f"{name} ({len(s)} scenarios)" for name, s in sorted(bank.pools.items())) or "none"
+    print(
+        f"OK: {len(bank.templates)} templates in {files} files "
+        f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}); pools: {pools}; "
+        f"each generated for seeds {SMOKE_SEEDS.start}..{SMOKE_SEEDS.stop - 1}."
+    )
+    return 0
+
+
+def render_problem(problem: Problem) -> str:
+    """A problem as plain text for authors: prompt, answer, accepted range, slips, derivation."""
+    from grader import grade
+
+    out = [
+        f"{problem.template_id} · {problem.kind.value} · {problem.checklist_item}"
+        f" · difficulty {problem.difficulty}"
+    ]
+    out += [f"seed {problem.seed} · params {problem.params}", "", problem.prompt.rstrip(), ""]
+    if problem.kind is Kind.NUMERIC and problem.answer is not None:
+        unit = problem.unit
+        verdict = grade(problem, format_quantity(problem.answer, unit, sig_figs=12))
+        tol = f"{problem.tolerance.kind.value} {problem.tolerance.value:g}"
+        out.append(
+            f"Answer: {format_quantity(problem.answer, unit)} (SI {problem.answer:.6g}; tolerance {tol})"
+        )
+        if verdict.accepted_range is not None:
+            lo, hi = verdict.accepted_range
+            out.append(f"Accepted: {lo:.4g} to {hi:.4g} {unit}".rstrip())
+        out.append("Slips:" if problem.slips else "Slips: none for this draw")
+        out += [f"  {s.name}: {format_quantity(s.value, unit)}: {s.diagnosis}" for s in problem.slips]
+    for index, choice in enumerate(problem.choices):
+        mark = "✓" if choice.correct else " "
+        out.append(f"  [{mark}] {index}. {choice.text}  ({choice.explanation})")
+    if problem.key_points:
+        out += ["Key points:", *(f"  - {point}" for point in problem.key_points)]
+    if problem.derivation:
+        out.append("Derivation:")
+        out += [
+            f"  {s.label}: {s.formula} = {s.substituted} = {s.value:.6g} {s.unit}".rstrip()
+            for s in problem.derivation
+        ]
+    out += [
+        "",
+        "Explanation:",
+        problem.explanation.rstrip(),
+        "",
+        "References:",
+        *(f"  - {r}" for r in problem.references),
+    ]
+    return "\n".join(out)
+
+
+def sample(template_id: str, seed: int, paths: Sequence[str] = ()) -> int:
+    bank = _load(paths)
+    if bank is None:
+        return 1
+    try:
+        template = bank.get(template_id)
+    except KeyError as exc:
+        print(exc.args[0])
+        return 1
+    print(render_problem(generate(template, seed)))
+    return 0
+
+
+def coverage_report(bank: Bank) -> str:
+    """Templates per checklist item (by kind), slips per numeric template, and the scenario pools."""
+    out = ["Templates per checklist item:"]
+    for item in load_checklist():
+        templates = bank.by_checklist(item.id)
+        kinds = Counter(t.kind for t in templates)
+        detail = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        flag = "" if len(templates) >= 3 else "  <- fewer than 3"
+        out.append(f"  {item.id:<24} {len(templates):>3}  ({detail}){flag}")
+    kinds = Counter(t.kind for t in bank.templates)
+    split = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+    out.append(f"  {'total':<24} {len(bank.templates):>3}  ({split})")
+    out += ["", "Slips per numeric template:"]
+    for template in bank.templates:
+        if isinstance(template, NumericTemplate):
+            names = ", ".join(slip.name for slip in template.slips)
+            out.append(f"  {template.id:<36} {len(template.slips):>2}  {names}")
+    out += ["", "Scenario pools:"]
+    for name, scenarios in sorted(bank.pools.items()):
+        answers = Counter(s.answer for s in scenarios)
+        distinct = len({s.text.strip() for s in scenarios})
+        split = ", ".join(f"{a} {n}" for a, n in sorted(answers.items()))
+        out.append(f"  {name}: {len(scenarios)} scenarios, {distinct} distinct ({split})")
+    return "\n".join(out)
+
+
+def coverage() -> int:
+    bank = _load(())
+    if bank is None:
+        return 1
+    print(coverage_report(bank))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m question_bank", description="Question-bank tools for authors."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser(
+        "validate", help="load and check the bank plus PATHs; exit 1 listing every error"
+    )
+    check.add_argument("paths", nargs="*", metavar="PATH", help="a bank file or a folder of them")
+    show = commands.add_parser("sample", help="print one generated problem with its answer")
+    show.add_argument("template_id", metavar="TEMPLATE_ID")
+    show.add_argument("--seed", type=int, default=0)
+    show.add_argument(
+        "--bank", action="append", default=[], metavar="PATH", help="also load this file or folder"
+    )
+    commands.add_parser("coverage", help="templates per checklist item, slips per template, pools")
+    args = parser.parse_args(argv)
+    if args.command == "validate":
+        return validate(args.paths)
+    if args.command == "sample":
+        return sample(args.template_id, args.seed, args.bank)
+    return coverage()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""The question bank: every template from the shipped folder and any user folders, validated.
+
+``load_bank()`` reads ``question_bank/data/questions/*.yaml`` and ``question_bank/data/pools/*.yaml``,
+then each folder in ``extra_dirs`` and in the ``DRILL_BANK_DIRS`` environment variable
+(``os.pathsep``-separated). In a user folder, every ``*.yaml`` / ``*.yml`` file below it is a bank
+file, except files inside a folder named ``pools``, which are scenario pools named by their stem.
+Any mistake anywhere raises one :class:`BankError` listing them all.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from question_bank.catalog import PresetCatalog, shipped_catalog
+from question_bank.checklist import checklist_ids
+from question_bank.consistency import suggest
+from question_bank.errors import BankError, BankIssue
+from question_bank.loading import load_files
+from question_bank.schema import Scenario, Template
+
+DATA_DIR = Path(__file__).parent / "data"
+QUESTIONS_DIR = DATA_DIR / "questions"
+POOLS_DIR = DATA_DIR / "pools"
+ENV_VAR = "DRILL_BANK_DIRS"
+POOLS_FOLDER = "pools"
+
+
+@dataclass(frozen=True)
+class Bank:
+    """Validated templates (in load order), scenario pools by name, and each template's file and line."""
+
+    templates: list[Template]
+    pools: dict[str, tuple[Scenario, ...]] = field(default_factory=dict)
+    sources: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+    def get(self, template_id: str) -> Template:
+        """The template with ``template_id``; ``KeyError`` naming the closest id otherwise."""
+        for template in self.templates:
+            if template.id == template_id:
+                return template
+        raise KeyError(f"no template {template_id!r} in the bank; {suggest(template_id, self.ids)}")
+
+    @property
+    def ids(self) -> list[str]:
+        return [template.id for template in self.templates]
+
+    def by_checklist(self, item: str) -> list[Template]:
+        """The templates that drill checklist item ``item`` (empty for an unknown item)."""
+        return [template for template in self.templates if template.checklist == item]
+
+
+def env_dirs() -> list[Path]:
+    """The folders named in ``DRILL_BANK_DIRS`` (empty entries ignored)."""
+    raw = os.environ.get(ENV_VAR, "")
+    return [Path(part).expanduser() for part in raw.split(os.pathsep) if part.strip()]
+
+
+def bank_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[BankIssue]]:
+    """Template files and pool files found in ``paths`` (files or folders), plus paths that do not exist.
+
+    A file counts once even when named twice (the shipped folder given again, say).
+    """
+    templates: list[Path] = []
+    pools: list[Path] = []
+    missing: list[BankIssue] = []
+    seen: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for pattern in ("*.yaml", "*.yml") for p in path.rglob(pattern) if p.is_file())
+        elif path.is_file():
+            found = [path]
+        else:
+            missing.append(
+                BankIssue(str(path), 0, "", "", "no such file or folder", "an existing bank folder")
+            )
+            continue
+        for file in found:
+            key = file.resolve()
+            if key in seen:
+                continue
+            seen.add(key)
+            (pools if file.parent.name == POOLS_FOLDER else templates).append(file)
+    return templates, pools, missing
+
+
+def load_bank(
+    extra_dirs: Iterable[str | os.PathLike[str]] = (),
+    *,
+    include_shipped: bool = True,
+    catalog: PresetCatalog | None = None,
+) -> Bank:
+    """Load and validate the bank; raise :class:`BankError` with every issue found.
+
+    ``include_shipped=False`` loads only ``extra_dirs`` (and ``DRILL_BANK_DIRS``); ``catalog``
+    replaces the shipped presets (tests use small ones).
+    """
+    shipped = [QUESTIONS_DIR, POOLS_DIR] if include_shipped else []
+    paths = [*shipped, *(Path(p) for p in extra_dirs), *env_dirs()]
+    templates, pools, issues = bank_files(paths)
+    result = load_files(
+        templates,
+        pools,
+        checklist_ids=checklist_ids(),
+        catalog=catalog or shipped_catalog(),
+    )
+    issues += result.issues
+    if issues:
+        raise BankError(issues)
+    return Bank(templates=result.templates, pools=result.pools, sources=result.sources)

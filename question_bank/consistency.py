@@ -1,0 +1,403 @@
+"""Checks that a template's names refer to real things.
+
+The schema checks shape; this checks meaning: the checklist id exists, every estimator function
+named is in ``grader.estimator.FUNCTIONS``, every binding keyword is a parameter of its function
+and every required one is bound, every binding and placeholder refers to a parameter drawn
+earlier (and to a field that parameter has), preset ids and pools exist, and option ids match.
+Each finding goes to a :class:`Reporter`, which turns a path inside the template into a line.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import inspect
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from grader.estimator import DTYPE_BYTES, FUNCTIONS
+from grader.units import to_display
+from question_bank.catalog import DTYPE_FIELDS, PresetCatalog, select_presets
+from question_bank.errors import BankIssue
+from question_bank.rendering import GRAMMAR_HINT, BadPlaceholder, Placeholder, parse
+from question_bank.schema import (
+    CallParam,
+    ChoiceParam,
+    ChoiceTemplate,
+    DtypeParam,
+    FloatParam,
+    IntParam,
+    NumericTemplate,
+    PoolRef,
+    PresetParam,
+    Scenario,
+    Template,
+)
+from question_bank.yaml_source import PathPart, child_node, locate, text_start_line
+
+SCENARIO = "scenario"
+
+
+@dataclass
+class Reporter:
+    """Collects issues for one template, finding each one's line in the template's YAML node."""
+
+    file: str
+    template_id: str
+    node: yaml.Node
+    issues: list[BankIssue]
+
+    def __call__(self, path: tuple[PathPart, ...], message: str, hint: str, *, line: int = 0) -> None:
+        line = line or locate(self.node, path)[0]
+        field = ".".join(str(part) for part in path)
+        self.issues.append(BankIssue(self.file, line, self.template_id, field, message, hint))
+
+    def text_line(self, path: tuple[PathPart, ...], text: str, offset: int) -> int:
+        """The line of character ``offset`` of the text stored at ``path``."""
+        node = child_node(self.node, path)
+        if node is None:
+            return locate(self.node, path)[0]
+        return text_start_line(node) + text[:offset].count("\n")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What names may refer to."""
+
+    checklist_ids: frozenset[str]
+    catalog: PresetCatalog
+    pools: Mapping[str, Sequence[Scenario]]
+
+
+@dataclass(frozen=True)
+class _Param:
+    """A drawn parameter: its ``kind`` (preset, dtype, value; unknown after an error) and its ``fields``."""
+
+    kind: str
+    fields: frozenset[str] = frozenset()
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """``did you mean X?`` for the closest of ``choices``, or the list of choices when none is close."""
+    choices = sorted(choices)
+    close = difflib.get_close_matches(word, choices, n=1)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    return "one of: " + ", ".join(choices) if len(choices) <= 30 else "a known name"
+
+
+@functools.cache
+def signature(function_name: str) -> tuple[frozenset[str], frozenset[str]]:
+    """All keyword names of an estimator function, and the ones without defaults."""
+    parameters = inspect.signature(FUNCTIONS[function_name]).parameters.values()
+    names = frozenset(p.name for p in parameters)
+    required = frozenset(p.name for p in parameters if p.default is inspect.Parameter.empty)
+    return names, required
+
+
+class _Checker:
+    def __init__(self, template: Template, context: Context, report: Reporter) -> None:
+        self.template = template
+        self.context = context
+        self.report = report
+        self.scope: dict[str, _Param] = {}
+
+    def run(self) -> None:
+        t = self.template
+        problem = _checklist_problem(t.checklist, self.context.checklist_ids)
+        if problem:
+            self.report(("checklist",), *problem)
+        all_names = list(t.params)
+        for name, spec in t.params.items():
+            self._param(name, spec, all_names)
+        for index, requirement in enumerate(t.require):
+            self._binding(("require", index, "lhs"), requirement.lhs)
+            self._binding(("require", index, "rhs"), requirement.rhs)
+        if isinstance(t, NumericTemplate):
+            self._numeric(t)
+        elif isinstance(t, ChoiceTemplate):
+            self._choice(t)
+        self._placeholders()
+
+    # --- params ----------------------------------------------------------------------------
+
+    def _param(self, name: str, spec: Any, all_names: list[str]) -> None:
+        path = ("params", name)
+        if isinstance(spec, PresetParam):
+            self._preset(path, name, spec)
+            return
+        if isinstance(spec, DtypeParam):
+            for index, dtype in enumerate(spec.dtype):
+                if dtype not in DTYPE_BYTES:
+                    self.report(
+                        (*path, "dtype", index), f"unknown dtype {dtype!r}", suggest(dtype, DTYPE_BYTES)
+                    )
+            self.scope[name] = _Param("dtype", DTYPE_FIELDS)
+            return
+        if isinstance(spec, CallParam):
+            self._call((*path,), spec.call, spec.with_, later=all_names[all_names.index(name) :])
+        elif not isinstance(spec, IntParam | FloatParam | ChoiceParam):  # pragma: no cover - schema forbids
+            raise TypeError(type(spec).__name__)
+        self.scope[name] = _Param("value")
+
+    def _preset(self, path: tuple[PathPart, ...], name: str, spec: PresetParam) -> None:
+        lists = self.context.catalog.lists
+        if spec.preset not in lists:
+            self.report(
+                (*path, "preset"), f"unknown preset list {spec.preset!r}", suggest(spec.preset, lists)
+            )
+            self.scope[name] = _Param("unknown")  # already reported; uses of it are not mistakes of their own
+            return
+        presets = lists[spec.preset]
+        fields = self.context.catalog.fields(spec.preset)
+        self.scope[name] = _Param("preset", fields)
+        for key in ("ids", "exclude"):
+            for index, preset_id in enumerate(getattr(spec, key) or ()):
+                if preset_id not in presets:
+                    self.report(
+                        (*path, key, index),
+                        f"unknown {spec.preset} preset id {preset_id!r}",
+                        suggest(preset_id, presets),
+                    )
+        for field in spec.where:
+            if field not in fields:
+                self.report(
+                    (*path, "where", field),
+                    f"{spec.preset} presets have no field {field!r}",
+                    suggest(field, fields),
+                )
+        if not select_presets(spec, presets):
+            self.report(path, "no preset passes this filter", "loosen ids, exclude or where")
+
+    # --- bindings and calls ----------------------------------------------------------------
+
+    def _binding(self, path: tuple[PathPart, ...], value: Any, later: Sequence[str] = ()) -> None:
+        """A literal number or bool passes; a string must be ``param`` or ``param.field`` drawn earlier."""
+        if not isinstance(value, str):
+            return
+        self._reference(path, value, later=later, whole_ok=False)
+
+    def _reference(
+        self,
+        path: tuple[PathPart, ...],
+        ref: str,
+        *,
+        later: Sequence[str],
+        whole_ok: bool,
+        line: int = 0,
+        label: str = "",
+    ) -> None:
+        def say(message: str, hint: str) -> None:
+            self.report(path, label + message, hint, line=line)
+
+        name, _, field = ref.partition(".")
+        if "." in field or not name:
+            say(f"{ref!r} is not a parameter path", "name or name.field such as model.n_layers")
+            return
+        param = self.scope.get(name)
+        if param is not None and param.kind == "unknown":
+            return
+        if param is None:
+            if name in later:
+                say(f"{name!r} is drawn after this", f"move the param {name!r} above the one using it")
+            else:
+                say(
+                    f"{ref!r} is not a declared param",
+                    suggest(name, self.scope) if self.scope else "declare it under params",
+                )
+            return
+        if field and not param.fields:
+            say(f"{name!r} is a single value and has no field {field!r}", f"write {name}")
+        elif field and field not in param.fields:
+            say(f"{name!r} has no field {field!r}", suggest(field, param.fields))
+        elif not field and param.fields and not whole_ok:
+            example = "bytes" if param.kind == "dtype" else sorted(param.fields)[0]
+            say(f"bind a field of {name!r}, not the whole {param.kind}", f"{name}.{example}")
+
+    def _call(
+        self,
+        path: tuple[PathPart, ...],
+        function: str,
+        bindings: Mapping[str, Any],
+        *,
+        later: Sequence[str] = (),
+        already_bound: frozenset[str] = frozenset(),
+        key: str = "call",
+    ) -> bool:
+        problem = _function_problem(function)
+        if problem:
+            self.report((*path, key), *problem)
+            return False
+        names, required = signature(function)
+        for keyword, value in bindings.items():
+            if keyword not in names:
+                self.report(
+                    (*path, "with", keyword),
+                    f"{function} has no parameter {keyword!r}",
+                    suggest(keyword, names),
+                )
+            self._binding((*path, "with", keyword), value, later)
+        missing = sorted(required - set(bindings) - already_bound)
+        if missing:
+            self.report(
+                (*path, "with") if bindings else (*path, key),
+                f"{function} needs {', '.join(missing)} bound",
+                ", ".join(f"{m}: <param path or number>" for m in missing),
+            )
+        return True
+
+    # --- kinds -----------------------------------------------------------------------------
+
+    def _numeric(self, t: NumericTemplate) -> None:
+        answer_ok = self._call(("answer",), t.answer.call, t.answer.with_)
+        self._unit(("answer", "unit"), t.answer.unit)
+        seen: set[str] = set()
+        for index, slip in enumerate(t.slips):
+            path = ("slips", index)
+            if slip.name in seen:
+                self.report(
+                    (*path, "name"), f"slip name {slip.name!r} is used twice", "a distinct kebab-case name"
+                )
+            seen.add(slip.name)
+            if slip.call is not None:
+                self._call(path, slip.call, slip.with_ or {})
+            elif slip.with_ is not None and answer_ok:
+                # Rebinding: the answer's call with some keywords bound differently.
+                self._call(path, t.answer.call, slip.with_, already_bound=frozenset(t.answer.with_))
+
+    def _choice(self, t: ChoiceTemplate) -> None:
+        option_ids = [option.id for option in t.options]
+        for index, option_id in enumerate(option_ids):
+            if option_ids.index(option_id) != index:
+                self.report(
+                    ("options", index, "id"), f"option id {option_id!r} is used twice", "a distinct id"
+                )
+        if t.decide is not None:
+            self._binding(("decide", "lhs"), t.decide.lhs)
+            self._binding(("decide", "rhs"), t.decide.rhs)
+            for key in ("below", "otherwise"):
+                choice = getattr(t.decide, key)
+                if choice not in option_ids:
+                    self.report(
+                        ("decide", key), f"{choice!r} is not an option id", suggest(choice, option_ids)
+                    )
+            return
+        if isinstance(t.scenarios, PoolRef):
+            pool = self.context.pools.get(t.scenarios.pool)
+            if pool is None:
+                self.report(
+                    ("scenarios", "pool"),
+                    f"unknown scenario pool {t.scenarios.pool!r}",
+                    suggest(t.scenarios.pool, self.context.pools)
+                    if self.context.pools
+                    else "a file pools/NAME.yaml",
+                )
+                return
+            missing = sorted({s.answer for s in pool} - set(option_ids))
+            if missing:
+                self.report(
+                    ("scenarios", "pool"),
+                    f"pool {t.scenarios.pool!r} answers with option ids {missing} that this template lacks",
+                    f"add options with ids {', '.join(missing)}",
+                )
+        elif t.scenarios is not None:
+            for index, scenario in enumerate(t.scenarios):
+                if scenario.answer not in option_ids:
+                    self.report(
+                        ("scenarios", index, "answer"),
+                        f"{scenario.answer!r} is not an option id",
+                        suggest(scenario.answer, option_ids),
+                    )
+        if SCENARIO in t.params:
+            self.report(
+                ("params", SCENARIO), "the name 'scenario' is taken by the drawn scenario", "another name"
+            )
+        if not any(isinstance(p, Placeholder) and p.name == SCENARIO for p in parse(t.prompt)):
+            self.report(("prompt",), "the prompt never shows the scenario", "put {scenario} in the prompt")
+
+    # --- prompt ----------------------------------------------------------------------------
+
+    def _placeholders(self) -> None:
+        t = self.template
+        has_scenario = isinstance(t, ChoiceTemplate) and t.scenarios is not None
+        for placeholder in parse(t.prompt):
+            line = self.report.text_line(("prompt",), t.prompt, placeholder.offset)
+            if isinstance(placeholder, BadPlaceholder):
+                self.report(
+                    ("prompt",), f"{placeholder.source!r} is not a placeholder", GRAMMAR_HINT, line=line
+                )
+                continue
+            if placeholder.name == SCENARIO and has_scenario:
+                if placeholder.field or placeholder.unit:
+                    self.report(("prompt",), "write the scenario as {scenario}", "{scenario}", line=line)
+                continue
+            ref = placeholder.name + (f".{placeholder.field}" if placeholder.field else "")
+            label = f"placeholder {placeholder.source}: "
+            self._reference(("prompt",), ref, later=(), whole_ok=True, line=line, label=label)
+            if placeholder.unit is not None:
+                self._unit(("prompt",), placeholder.unit, line=line)
+
+    def _unit(self, path: tuple[PathPart, ...], unit: str, *, line: int = 0) -> None:
+        if not unit:
+            return  # a pure number
+        try:
+            to_display(1.0, unit)
+        except Exception as exc:  # the unit library's errors are not one type; any failure means unusable
+            self.report(
+                path,
+                f"{unit!r} is not a unit the grader can read ({exc})",
+                "GB, KiB, ms, TFLOP/s, FLOP/B, tokens",
+                line=line,
+            )
+
+
+def _checklist_problem(item: Any, ids: frozenset[str]) -> tuple[str, str] | None:
+    if not isinstance(item, str) or item in ids:
+        return None
+    return f"unknown checklist item {item!r}", suggest(item, ids)
+
+
+def _function_problem(name: Any) -> tuple[str, str] | None:
+    if not isinstance(name, str) or name in FUNCTIONS:
+        return None
+    return f"unknown estimator function {name!r}", suggest(name, FUNCTIONS)
+
+
+def check_names(raw: Any, context: Context, report: Reporter) -> None:
+    """Report an unknown checklist item or estimator function in a template that failed the schema.
+
+    A template with shape errors is not checked any further, but these two mistakes stand on their
+    own, so the author sees them in the same pass.
+    """
+    if not isinstance(raw, dict):
+        return
+    problem = _checklist_problem(raw.get("checklist"), context.checklist_ids)
+    if problem:
+        report(("checklist",), *problem)
+    calls: list[tuple[tuple[PathPart, ...], Any]] = []
+    if isinstance(raw.get("answer"), dict):
+        calls.append((("answer", "call"), raw["answer"].get("call")))
+    for key in ("params", "slips"):
+        entries = raw.get(key)
+        pairs = (
+            entries.items()
+            if isinstance(entries, dict)
+            else enumerate(entries)
+            if isinstance(entries, list)
+            else ()
+        )
+        calls += [
+            ((key, name, "call"), entry.get("call")) for name, entry in pairs if isinstance(entry, dict)
+        ]
+    for path, name in calls:
+        problem = _function_problem(name)
+        if problem:
+            report(path, *problem)
+
+
+def check_template(template: Template, context: Context, report: Reporter) -> None:
+    """Report every broken reference in ``template``."""
+    _Checker(template, context, report).run()

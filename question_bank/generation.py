@@ -1,0 +1,236 @@
+"""Seeded generation: a template and a seed make one concrete :class:`grader.problem.Problem`.
+
+Parameters are drawn in their declared order from ``random.Random`` seeded with the template id
+and the seed, so the same (template, seed) always gives the same problem and two templates with
+the same seed draw independently. Estimator calls (derived parameters and the answer) run inside
+one :func:`grader.derivation.recording` block, which becomes the problem's derivation; slips run
+outside it. A slip that lands within tolerance of the answer, or of an earlier slip, for a
+particular draw is dropped for that draw, so every slip that remains can be told apart.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from grader.derivation import recording
+from grader.diagnosis import band, within
+from grader.estimator import FUNCTIONS
+from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance
+from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
+from question_bank.errors import GenerationError
+from question_bank.rendering import Placeholder, format_value, render
+from question_bank.schema import (
+    Answer,
+    CallParam,
+    ChoiceParam,
+    ChoiceTemplate,
+    DtypeParam,
+    FloatParam,
+    FloatRange,
+    IntParam,
+    IntRange,
+    NumericTemplate,
+    PresetParam,
+    RecallTemplate,
+    Template,
+)
+
+#: How many times the parameters are drawn again when a draw breaks the template's ``require`` list.
+MAX_DRAWS = 200
+
+
+def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = None) -> Problem:
+    """The problem ``template`` makes for ``seed``; ``catalog`` defaults to the shipped presets."""
+    catalog = catalog or shipped_catalog()
+    rng = random.Random(f"{template.id}/{seed}")
+    with recording() as steps:
+        values, shown = _draw_until_valid(template, rng, catalog, steps)
+        answer = _call(template.answer, values) if isinstance(template, NumericTemplate) else None
+    scenario_text = ""
+    fields: dict[str, Any] = {}
+    if isinstance(template, NumericTemplate):
+        assert answer is not None
+        tolerance = template.answer.tolerance.to_tolerance()
+        fields.update(
+            answer=answer,
+            unit=template.answer.unit,
+            tolerance=tolerance,
+            slips=_slips(template, values, answer, tolerance),
+            explanation=template.explanation,
+        )
+    elif isinstance(template, ChoiceTemplate):
+        choices, scenario_text, why = _choices(template, values, rng)
+        fields.update(
+            choices=choices, explanation="\n\n".join(part for part in (why, template.explanation) if part)
+        )
+    else:
+        assert isinstance(template, RecallTemplate)
+        explanation = "\n\n".join(part for part in (template.model_answer, template.explanation) if part)
+        fields.update(key_points=tuple(template.key_points), explanation=explanation)
+
+    def value_of(placeholder: Placeholder) -> str:
+        if placeholder.name == "scenario" and scenario_text:
+            return scenario_text
+        value = values[placeholder.name]
+        if placeholder.field is not None:
+            value = getattr(value, placeholder.field)
+        return format_value(value, placeholder.unit)
+
+    return Problem(
+        template_id=template.id,
+        checklist_item=template.checklist,
+        kind=Kind(template.kind),
+        prompt=render(template.prompt, value_of),
+        seed=seed,
+        params=shown,
+        derivation=tuple(steps),
+        references=tuple(template.references),
+        difficulty=template.difficulty,
+        title=template.title,
+        **fields,
+    )
+
+
+# --- drawing -----------------------------------------------------------------------------------
+
+
+def _draw_until_valid(
+    template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    for _ in range(MAX_DRAWS):
+        steps.clear()  # only the accepted draw's derived values belong in the derivation
+        values: dict[str, Any] = {}
+        shown: dict[str, Any] = {}
+        for name, spec in template.params.items():
+            values[name], shown[name] = _draw(spec, values, rng, catalog)
+        if all(resolve(r.lhs, values) < resolve(r.rhs, values) for r in template.require):
+            return values, shown
+    raise GenerationError(f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list")
+
+
+def _draw(
+    spec: Any, values: Mapping[str, Any], rng: random.Random, catalog: PresetCatalog
+) -> tuple[Any, Any]:
+    """The drawn value and its JSON form (preset id, dtype name or the number itself)."""
+    if isinstance(spec, PresetParam):
+        preset_id, preset = rng.choice(select_presets(spec, catalog.lists[spec.preset]))
+        return preset, preset_id
+    if isinstance(spec, DtypeParam):
+        name = rng.choice(spec.dtype)
+        return Dtype.named(name), name
+    if isinstance(spec, IntParam):
+        value = _draw_int(spec.int_, rng)
+        return value, value
+    if isinstance(spec, FloatParam):
+        value = _draw_float(spec.float_, rng)
+        return value, value
+    if isinstance(spec, ChoiceParam):
+        value = rng.choice(spec.choice)
+        return value, value
+    if isinstance(spec, CallParam):
+        value = FUNCTIONS[spec.call](**_bind(spec.with_, values))
+        return value, value
+    raise TypeError(f"unknown param spec {type(spec).__name__}")  # pragma: no cover - the schema is closed
+
+
+def _grid_index(low: float, high: float, step: float, x: float | None, rng: random.Random) -> int:
+    """Index k of low + k · step: uniform over the grid, or the grid point nearest ``x`` (log draws)."""
+    last = math.floor((high - low) / step + 1e-9)
+    if x is None:
+        return rng.randint(0, last)
+    return min(last, max(0, round((x - low) / step)))
+
+
+def _log_uniform(low: float, high: float, rng: random.Random) -> float:
+    return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+
+def _draw_int(spec: IntRange, rng: random.Random) -> int:
+    x = _log_uniform(spec.low, spec.high, rng) if spec.log else None
+    return spec.low + _grid_index(spec.low, spec.high, spec.step, x, rng) * spec.step
+
+
+def _draw_float(spec: FloatRange, rng: random.Random) -> float:
+    x = _log_uniform(spec.low, spec.high, rng) if spec.log else None
+    if spec.step is not None:
+        value = spec.low + _grid_index(spec.low, spec.high, spec.step, x, rng) * spec.step
+        return float(f"{value:.12g}")  # 0.3 + 3 · 0.05 is 0.45000000000000007 in binary
+    if x is None:
+        x = rng.uniform(spec.low, spec.high)
+    # The prompt shows 4 significant figures, so the value computed with must be exactly that.
+    return min(spec.high, max(spec.low, float(f"{x:.4g}")))
+
+
+# --- bindings and calls --------------------------------------------------------------------
+
+
+def resolve(binding: Any, values: Mapping[str, Any]) -> Any:
+    """A binding's value: a literal as is, ``name`` or ``name.field`` looked up in the drawn values."""
+    if not isinstance(binding, str):
+        return binding
+    name, _, field = binding.partition(".")
+    value = values[name]
+    return getattr(value, field) if field else value
+
+
+def _bind(bindings: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    return {keyword: resolve(binding, values) for keyword, binding in bindings.items()}
+
+
+def _call(answer: Answer, values: Mapping[str, Any]) -> float:
+    return float(FUNCTIONS[answer.call](**_bind(answer.with_, values)))
+
+
+def _slips(
+    template: NumericTemplate, values: Mapping[str, Any], answer: float, tolerance: Tolerance
+) -> tuple[SlipValue, ...]:
+    kept: list[SlipValue] = []
+    base = template.answer
+    # A separate recording keeps the slips' steps out of the derivation shown to the user.
+    with recording():
+        for slip in template.slips:
+            if slip.call is not None:
+                value = float(FUNCTIONS[slip.call](**_bind(slip.with_ or {}, values)))
+            elif slip.with_ is not None:
+                value = float(FUNCTIONS[base.call](**_bind({**base.with_, **slip.with_}, values)))
+            else:
+                value = answer
+            if slip.scale is not None:
+                value *= slip.scale
+            # Within the answer's band it would be graded correct; within an earlier slip's band the two
+            # could not be told apart, and the earlier (the template lists the likelier first) wins.
+            if not math.isfinite(value) or any(
+                within(value, band(other, tolerance, base.unit))
+                for other in (answer, *(k.value for k in kept))
+            ):
+                continue
+            kept.append(SlipValue(name=slip.name, value=value, diagnosis=slip.diagnosis))
+    return tuple(kept)
+
+
+# --- choice ----------------------------------------------------------------------------------
+
+
+def _choices(
+    template: ChoiceTemplate, values: Mapping[str, Any], rng: random.Random
+) -> tuple[tuple[Choice, ...], str, str]:
+    """The shuffled options, the scenario text shown (or ""), and why its answer is right (or "")."""
+    scenario_text = why = ""
+    if template.decide is not None:
+        below = resolve(template.decide.lhs, values) < resolve(template.decide.rhs, values)
+        correct = template.decide.below if below else template.decide.otherwise
+    else:
+        scenarios = template.scenarios
+        assert isinstance(scenarios, list)  # pool references are resolved at load
+        scenario = rng.choice(scenarios)
+        correct, scenario_text, why = scenario.answer, scenario.text.strip(), scenario.why
+    options = list(template.options)
+    rng.shuffle(options)
+    choices = tuple(
+        Choice(text=option.text, correct=option.id == correct, explanation=option.explanation)
+        for option in options
+    )
+    return choices, scenario_text, why

@@ -1,0 +1,381 @@
+"""The question-template format, as pydantic v2 models (extra keys forbidden everywhere).
+
+A bank file is ``templates: [...]``; a pool file is ``scenarios: [...]``. A template holds no
+code: parameters are declared draws, the answer and slips are names of estimator functions with
+bindings, and a binding is either a parameter path (``model.n_layers``) or a literal number or
+bool. These models check the shape of each file; :mod:`question_bank.consistency` checks the
+names (checklist ids, estimator functions, presets, parameters, placeholders).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, PlainValidator, Tag, model_validator
+from pydantic_core import PydanticCustomError
+
+from grader.problem import Tolerance, ToleranceKind
+
+KEBAB_ID = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+PARAM_NAME = r"^[a-z_][a-z0-9_]*$"
+OPTION_ID = r"^[a-z0-9][a-z0-9_-]*$"
+
+Scalar = bool | int | float | str
+
+
+def _scalar(value: Any) -> Scalar:
+    if isinstance(value, bool | int | float | str):
+        return value
+    raise PydanticCustomError(
+        "bank_scalar",
+        "expected a number, a bool or a name, got {got}",
+        {"got": type(value).__name__, "hint": "a single value such as 8, 0.5, true or model.n_layers"},
+    )
+
+
+#: A binding: a parameter path such as ``model.n_layers`` (a string) or a literal number or bool.
+Binding = Annotated[Scalar, PlainValidator(_scalar)]
+#: A literal value in a ``choice`` list or a ``where`` equality filter.
+Value = Annotated[Scalar, PlainValidator(_scalar)]
+
+
+def _bank_error(message: str, hint: str) -> PydanticCustomError:
+    return PydanticCustomError("bank_rule", message, {"hint": hint})
+
+
+class Strict(BaseModel):
+    """Frozen, and any key the format does not define is an error."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- parameters ------------------------------------------------------------------------------
+
+
+class RangeFilter(Strict):
+    """Keep presets whose field lies in [min, max]; either bound may be left out."""
+
+    min: float | None = None
+    max: float | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> RangeFilter:
+        if self.min is None and self.max is None:
+            raise _bank_error("a range filter needs min, max or both", "{min: 2.0e10} or {min: 1, max: 8}")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise _bank_error(f"min ({self.min}) is above max ({self.max})", "swap min and max")
+        return self
+
+
+#: A ``where`` condition: ``present`` (the field is set), a range, or a literal the field must equal.
+WhereCondition = Annotated[
+    Annotated[RangeFilter, Tag("range")] | Annotated[Value, Tag("value")],
+    Discriminator(lambda value: "range" if isinstance(value, dict | RangeFilter) else "value"),
+]
+PRESENT = "present"
+
+
+class PresetParam(Strict):
+    """One preset drawn from a list (``models`` or ``hardware``), optionally filtered."""
+
+    preset: str
+    ids: list[str] | None = Field(default=None, min_length=1)
+    exclude: list[str] = []
+    where: dict[str, WhereCondition] = {}
+
+
+class DtypeParam(Strict):
+    """One number format drawn from a list of names in ``grader.estimator.DTYPE_BYTES``."""
+
+    dtype: list[str] = Field(min_length=1)
+
+
+def _check_range(low: float, high: float, log: bool, step: float | None) -> None:
+    if low > high:
+        raise _bank_error(f"low ({low}) is above high ({high})", "swap low and high")
+    if log and low <= 0:
+        raise _bank_error(f"a log range needs low > 0, got {low}", "a positive low, or log: false")
+    if step is not None and step <= 0:
+        raise _bank_error(f"step must be positive, got {step}", "a positive step such as 1 or 0.05")
+
+
+class IntRange(Strict):
+    """Integers in [low, high] on the grid low, low + step, ...; log-uniform when ``log``."""
+
+    low: int
+    high: int
+    log: bool = False
+    step: int = 1
+
+    @model_validator(mode="after")
+    def _ordered(self) -> IntRange:
+        _check_range(self.low, self.high, self.log, self.step)
+        return self
+
+
+class FloatRange(Strict):
+    """Floats in [low, high], on a grid when ``step`` is given, else rounded to 4 significant figures."""
+
+    low: float
+    high: float
+    log: bool = False
+    step: float | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> FloatRange:
+        _check_range(self.low, self.high, self.log, self.step)
+        return self
+
+
+class IntParam(Strict):
+    int_: IntRange = Field(alias="int")
+
+
+class FloatParam(Strict):
+    float_: FloatRange = Field(alias="float")
+
+
+class ChoiceParam(Strict):
+    """One value drawn from a literal list."""
+
+    choice: list[Value] = Field(min_length=1)
+
+
+class CallParam(Strict):
+    """A derived value: an estimator function applied to bindings of earlier parameters."""
+
+    call: str
+    with_: dict[str, Binding] = Field(default={}, alias="with")
+
+
+PARAM_KINDS = ("preset", "dtype", "int", "float", "choice", "call")
+PARAM_FORMS = (
+    "{preset: models}, {dtype: [bf16]}, {int: {low, high}}, {float: {low, high}}, {choice: [...]}, "
+    "{call: NAME, with: {...}}"
+)
+
+
+def _param_kind(value: Any) -> str | None:
+    if isinstance(value, dict):
+        return next((kind for kind in PARAM_KINDS if kind in value), None)
+    return next((kind for kind in PARAM_KINDS if isinstance(value, _PARAM_MODELS[kind])), None)
+
+
+ParamSpec = Annotated[
+    Annotated[PresetParam, Tag("preset")]
+    | Annotated[DtypeParam, Tag("dtype")]
+    | Annotated[IntParam, Tag("int")]
+    | Annotated[FloatParam, Tag("float")]
+    | Annotated[ChoiceParam, Tag("choice")]
+    | Annotated[CallParam, Tag("call")],
+    Discriminator(
+        _param_kind,
+        custom_error_type="bank_param_kind",
+        custom_error_message="a param must be one of the declared draws",
+    ),
+]
+_PARAM_MODELS: dict[str, type[Strict]] = {
+    "preset": PresetParam,
+    "dtype": DtypeParam,
+    "int": IntParam,
+    "float": FloatParam,
+    "choice": ChoiceParam,
+    "call": CallParam,
+}
+
+
+class Requirement(Strict):
+    """A condition every draw must meet, ``lhs < rhs``; draws that fail it are drawn again."""
+
+    lhs: Binding
+    rhs: Binding
+
+
+# --- answers and slips -----------------------------------------------------------------------
+
+
+class ToleranceSpec(Strict):
+    """Exactly one of: ``relative`` (0 < r < 1), ``absolute`` (> 0, display unit), ``geometric`` (> 1)."""
+
+    relative: float | None = Field(default=None, gt=0, lt=1)
+    absolute: float | None = Field(default=None, gt=0)
+    geometric: float | None = Field(default=None, gt=1)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ToleranceSpec:
+        given = [name for name in ("relative", "absolute", "geometric") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise _bank_error(
+                f"a tolerance has exactly one of relative, absolute, geometric (got {len(given)})",
+                "{relative: 0.05} or {absolute: 0.5} or {geometric: 1.5}",
+            )
+        return self
+
+    def to_tolerance(self) -> Tolerance:
+        for kind in ToleranceKind:
+            value = getattr(self, kind.value)
+            if value is not None:
+                return Tolerance(kind=kind, value=value)
+        raise AssertionError("validated tolerance has one kind")  # pragma: no cover
+
+
+class Answer(Strict):
+    """The exact answer: an estimator call, the display unit a bare number is read in, a tolerance."""
+
+    call: str
+    with_: dict[str, Binding] = Field(default={}, alias="with")
+    unit: str
+    tolerance: ToleranceSpec = ToleranceSpec(relative=0.05)
+
+
+class Slip(Strict):
+    """A named wrong answer: the answer's call rebound (``with``), scaled, or another ``call``."""
+
+    name: str = Field(pattern=KEBAB_ID)
+    diagnosis: str = Field(min_length=1)
+    with_: dict[str, Binding] | None = Field(default=None, alias="with")
+    scale: float | None = None
+    call: str | None = None
+
+    @model_validator(mode="after")
+    def _does_something(self) -> Slip:
+        if self.with_ is None and self.scale is None and self.call is None:
+            raise _bank_error(
+                "a slip needs with, scale or call", "scale: 0.5, or with: {n_kv_heads: model.n_heads}"
+            )
+        if self.scale is not None and (self.scale == 0 or not math.isfinite(self.scale)):
+            raise _bank_error(f"scale must be a non-zero finite number, got {self.scale}", "scale: 0.5")
+        return self
+
+
+# --- choice and recall -----------------------------------------------------------------------
+
+
+class Option(Strict):
+    id: str = Field(pattern=OPTION_ID)
+    text: str = Field(min_length=1)
+    explanation: str = Field(min_length=1)
+
+
+class Scenario(Strict):
+    """A situation whose right option is ``answer`` (an option id), with ``why`` it is right."""
+
+    text: str = Field(min_length=1)
+    answer: str
+    why: str = Field(min_length=1)
+
+
+class PoolRef(Strict):
+    """Scenarios taken from ``question_bank/data/pools/<pool>.yaml`` (or a pool in a user bank folder)."""
+
+    pool: str
+
+
+class Decide(Strict):
+    """A computed choice: option ``below`` when lhs < rhs, else option ``otherwise``."""
+
+    lhs: Binding
+    rhs: Binding
+    below: str
+    otherwise: str
+
+
+def _scenarios_kind(value: Any) -> str | None:
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict | PoolRef):
+        return "pool"
+    return None
+
+
+Scenarios = Annotated[
+    Annotated[list[Scenario], Tag("list")] | Annotated[PoolRef, Tag("pool")],
+    Discriminator(
+        _scenarios_kind,
+        custom_error_type="bank_scenarios",
+        custom_error_message="scenarios is a list of {text, answer, why} or {pool: NAME}",
+    ),
+]
+
+
+# --- templates -------------------------------------------------------------------------------
+
+
+class TemplateBase(Strict):
+    id: str = Field(pattern=KEBAB_ID)
+    checklist: str
+    difficulty: int = Field(ge=1, le=3)
+    title: str = Field(min_length=1)
+    prompt: str = Field(min_length=1)
+    params: dict[Annotated[str, Field(pattern=PARAM_NAME)], ParamSpec] = {}
+    require: list[Requirement] = []
+    explanation: str = Field(min_length=1)
+    references: list[str] = Field(min_length=1)
+
+
+class NumericTemplate(TemplateBase):
+    kind: Literal["numeric"]
+    answer: Answer
+    slips: list[Slip] = []
+
+
+class ChoiceTemplate(TemplateBase):
+    kind: Literal["choice"]
+    options: list[Option] = Field(min_length=2)
+    scenarios: Scenarios | None = None
+    decide: Decide | None = None
+
+    @model_validator(mode="after")
+    def _one_way_to_answer(self) -> ChoiceTemplate:
+        if (self.scenarios is None) == (self.decide is None):
+            raise _bank_error(
+                "a choice template has either scenarios or decide (exactly one)",
+                "scenarios: {pool: symptoms}, or decide: {lhs: x, rhs: ridge, below: ID, otherwise: ID}",
+            )
+        return self
+
+
+class RecallTemplate(TemplateBase):
+    kind: Literal["recall"]
+    key_points: list[str] = Field(min_length=3, max_length=6)
+    model_answer: str = Field(min_length=1)
+    explanation: str = ""
+
+
+Template = NumericTemplate | ChoiceTemplate | RecallTemplate
+KINDS = ("numeric", "choice", "recall")
+
+
+def _template_kind(value: Any) -> str | None:
+    return value.get("kind") if isinstance(value, dict) else getattr(value, "kind", None)
+
+
+TemplateSpec = Annotated[
+    Annotated[NumericTemplate, Tag("numeric")]
+    | Annotated[ChoiceTemplate, Tag("choice")]
+    | Annotated[RecallTemplate, Tag("recall")],
+    Discriminator(
+        _template_kind,
+        custom_error_type="bank_kind",
+        custom_error_message="kind must be numeric, choice or recall",
+    ),
+]
+
+
+class TemplateFile(Strict):
+    """A bank file: ``templates: [...]``."""
+
+    templates: list[TemplateSpec] = Field(min_length=1)
+
+
+class PoolFile(Strict):
+    """A scenario pool file: ``scenarios: [...]``; the pool's name is the file's stem."""
+
+    scenarios: list[Scenario] = Field(min_length=1)
+
+
+def kind_fields(kind: str) -> frozenset[str]:
+    """The keys a template of ``kind`` may have (by their YAML names)."""
+    model = {"numeric": NumericTemplate, "choice": ChoiceTemplate, "recall": RecallTemplate}[kind]
+    return frozenset(info.alias or name for name, info in model.model_fields.items())
