@@ -89,6 +89,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         ),
     ),
+    Migration(
+        version=2,
+        description="covering index for the readiness aggregates (answers per item, day and mode)",
+        statements=(
+            # Leading on day, so the readiness window is a range; the other columns make it covering,
+            # so the per-day sums never touch the table rows (params, response) at all.
+            "CREATE INDEX attempts_day_item_cover ON attempts (day, checklist_item, mode, score, duration_s)",
+        ),
+    ),
 )
 
 #: The schema version this code writes and understands.

@@ -1,0 +1,179 @@
+"""Aggregates over the progress store, computed in SQL so their cost follows days and items, not answers.
+
+Every query here groups or probes through an index: answers per (item, UTC day, mode), answer counts per
+item, "was this template ever answered" probes, cards per item, reviews per day and finished mocks. What
+comes back to Python is at most a few thousand grouped rows however long the history is; the recency
+weighting of the readiness rule is then applied to those rows (see ``progress.readiness``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from fsrs import Card
+
+from progress.readiness import DEFAULT_RULE, DayTotal, ItemEvidence, Rule
+from progress.store import Store
+from progress.utc import from_iso, utc_day
+
+ITEM_DAY_TOTALS_SQL = """
+SELECT checklist_item, day, mode = 'mock' AS mock, count(*) AS n_answers, total(score) AS score_sum,
+       count(duration_s) AS n_timed, total(min(duration_s, :cap)) AS duration_sum_s
+FROM attempts
+WHERE day >= :since
+GROUP BY checklist_item, day, mode
+"""
+# A template counts as tried when any answer names it: one index probe per template, not a scan.
+_TRIED_TEMPLATES = """
+SELECT wanted.value FROM json_each(:ids) AS wanted
+WHERE EXISTS (SELECT 1 FROM attempts WHERE attempts.template_id = wanted.value)
+"""
+
+
+@dataclass(frozen=True)
+class DayCount:
+    """How many of something happened on one UTC day."""
+
+    day: date
+    count: int
+
+
+@dataclass(frozen=True)
+class DailyAccuracy:
+    """Answers and their mean score (0..1) on one UTC day, all items and modes together."""
+
+    day: date
+    n_answers: int
+    accuracy: float
+
+
+@dataclass(frozen=True)
+class MockScore:
+    """A finished mock interview: when it ended and its score (0..1)."""
+
+    mock_id: int
+    finished_at: datetime
+    score: float
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the readiness view reads from the store, taken in one read transaction."""
+
+    evidence: tuple[ItemEvidence, ...]
+    daily_accuracy: tuple[DailyAccuracy, ...]
+    reviews_per_day: tuple[DayCount, ...]
+    mock_scores: tuple[MockScore, ...]
+    n_answers: int
+
+
+def item_day_totals(conn: sqlite3.Connection, *, since: date, duration_cap_s: float) -> list[DayTotal]:
+    """Answers grouped per (checklist item, UTC day, mode) from ``since`` on; durations capped per answer."""
+    rows = conn.execute(ITEM_DAY_TOTALS_SQL, {"since": since.isoformat(), "cap": duration_cap_s})
+    return [
+        DayTotal(
+            checklist_item=item,
+            day=date.fromisoformat(day),
+            mock=bool(mock),
+            n_answers=int(n),
+            score_sum=float(score),
+            n_timed=int(n_timed),
+            capped_duration_sum_s=float(duration),
+        )
+        for item, day, mock, n, score, n_timed, duration in rows
+    ]
+
+
+def answer_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """All-time number of answers per checklist item."""
+    rows = conn.execute("SELECT checklist_item, count(*) FROM attempts GROUP BY checklist_item")
+    return {item: int(n) for item, n in rows}
+
+
+def tried_templates(conn: sqlite3.Connection, template_ids: Iterable[str]) -> frozenset[str]:
+    """The ids among ``template_ids`` that have at least one answer."""
+    rows = conn.execute(_TRIED_TEMPLATES, {"ids": json.dumps(sorted(set(template_ids)))})
+    return frozenset(template_id for (template_id,) in rows)
+
+
+def cards_by_item(conn: sqlite3.Connection) -> dict[str, dict[str, Card]]:
+    """The stored FSRS cards per checklist item, each a mapping of template id to card."""
+    grouped: dict[str, dict[str, Card]] = defaultdict(dict)
+    for item, template_id, card in conn.execute("SELECT checklist_item, template_id, card FROM cards"):
+        grouped[item][template_id] = Card.from_json(card)
+    return dict(grouped)
+
+
+def reviews_per_day(conn: sqlite3.Connection, *, since: date) -> list[DayCount]:
+    """Spaced-repetition reviews per UTC day from ``since`` on, oldest first (days without any left out)."""
+    rows = conn.execute(
+        "SELECT day, count(*) FROM review_logs WHERE day >= ? GROUP BY day ORDER BY day", (since.isoformat(),)
+    )
+    return [DayCount(date.fromisoformat(day), int(n)) for day, n in rows]
+
+
+def mock_scores(conn: sqlite3.Connection) -> list[MockScore]:
+    """Finished mocks with a score, in the order they finished."""
+    rows = conn.execute(
+        "SELECT id, finished_at, score FROM mocks WHERE status = 'finished' AND score IS NOT NULL "
+        "AND finished_at IS NOT NULL ORDER BY finished_at, id"
+    )
+    return [MockScore(int(mock_id), from_iso(at), float(score)) for mock_id, at, score in rows]
+
+
+def daily_accuracy(totals: Iterable[DayTotal]) -> list[DailyAccuracy]:
+    """Per UTC day: answers and mean score, summed over items and modes; oldest first."""
+    answers: dict[date, int] = defaultdict(int)
+    scores: dict[date, float] = defaultdict(float)
+    for total in totals:
+        answers[total.day] += total.n_answers
+        scores[total.day] += total.score_sum
+    return [DailyAccuracy(day, answers[day], scores[day] / answers[day]) for day in sorted(answers)]
+
+
+def load_snapshot(
+    store: Store,
+    *,
+    template_ids_by_item: Mapping[str, Sequence[str]],
+    now: datetime,
+    rule: Rule = DEFAULT_RULE,
+) -> Snapshot:
+    """Read the evidence for every item of ``template_ids_by_item`` (in its order) and the chart series.
+
+    Answers older than the rule's window are left out of the per-day series; all-time counts keep them.
+    """
+    since = utc_day(now) - timedelta(days=rule.window_days)
+    all_ids = [template_id for ids in template_ids_by_item.values() for template_id in ids]
+    with store.connect(write=False) as conn:
+        totals = item_day_totals(conn, since=since, duration_cap_s=rule.duration_cap_s)
+        counts = answer_counts(conn)
+        tried = tried_templates(conn, all_ids)
+        cards = cards_by_item(conn)
+        reviews = reviews_per_day(conn, since=since)
+        mocks = mock_scores(conn)
+    by_item: dict[str, list[DayTotal]] = defaultdict(list)
+    for total in totals:
+        by_item[total.checklist_item].append(total)
+    evidence = tuple(
+        ItemEvidence(
+            checklist_item=item,
+            template_ids=tuple(ids),
+            attempted_template_ids=tried.intersection(ids),
+            n_answers=counts.get(item, 0),
+            day_totals=tuple(by_item.get(item, ())),
+            cards=cards.get(item, {}),
+        )
+        for item, ids in template_ids_by_item.items()
+    )
+    return Snapshot(
+        evidence=evidence,
+        daily_accuracy=tuple(daily_accuracy(totals)),
+        reviews_per_day=tuple(reviews),
+        mock_scores=tuple(mocks),
+        n_answers=sum(counts.values()),
+    )
