@@ -1,0 +1,305 @@
+"""A mock interview's life in the store: start, answer, finish, settle.
+
+The server keeps the rules, whatever a browser shows: the deadline is fixed and stored when the mock
+starts; an answer stamped at or after it is refused and nothing is stored; the first look at a mock
+past its deadline finishes it. The score becomes final ("settled") once every answered recall problem
+has its self-rating: then the mock's answers are stored as attempts (mode ``mock``, so they count for
+readiness), the score and the scorecard are written to the mock, and, only when the mock was started
+with ``updates_schedule``, each problem's FSRS card is reviewed.
+
+Time is always passed in (aware UTC); problems are passed in already generated and ``grade`` is passed
+in, so this module needs neither the bank nor the grader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from progress.attempt import COLUMNS, Attempt, Mode, Status
+from progress.mock_config import MockConfig, ProblemRef
+from progress.mock_debrief import Answer, Debrief, Grade, Outcome, ProblemLike, debrief, is_recall
+from progress.mock_scorecard import MockFacts, scorecard_markdown
+from progress.mock_timer import deadline_for, is_expired
+from progress.mocks import (
+    Mock,
+    MockStatus,
+    create_mock,
+    finish_mock,
+    get_mock,
+    list_mocks,
+    mock_answers,
+    rate_mock_answer,
+    save_mock_answer,
+)
+from progress.scheduling import rating_for_recall, rating_for_status, review
+from progress.store import Store
+from progress.utc import as_utc
+
+
+@dataclass(frozen=True)
+class MockSession:
+    """A stored mock with its config and problem list decoded."""
+
+    mock: Mock
+    config: MockConfig
+    problems: tuple[ProblemRef, ...]
+
+    @staticmethod
+    def of(mock: Mock) -> MockSession:
+        return MockSession(
+            mock=mock,
+            config=MockConfig.from_dict(mock.config, duration_s=mock.duration_s),  # type: ignore[arg-type]
+            problems=tuple(ProblemRef.from_dict(p) for p in mock.problems),  # type: ignore[arg-type]
+        )
+
+    @property
+    def id(self) -> int:
+        return self.mock.id
+
+    @property
+    def deadline(self) -> datetime:
+        return self.mock.deadline
+
+    @property
+    def running(self) -> bool:
+        return self.mock.status is MockStatus.RUNNING
+
+    @property
+    def settled(self) -> bool:
+        """Finished with a final score stored."""
+        return not self.running and self.mock.score is not None
+
+
+class MockRunningError(RuntimeError):
+    """Another mock is still running; finish it (or let it run out) before starting a new one."""
+
+    def __init__(self, mock_id: int) -> None:
+        super().__init__(f"mock #{mock_id} is still running: resume or finish it before starting another")
+        self.mock_id = mock_id
+
+
+class Refusal(StrEnum):
+    """Why an answer was not stored."""
+
+    LATE = "late"
+    FINISHED = "finished"
+    UNKNOWN_MOCK = "unknown-mock"
+    NO_SUCH_PROBLEM = "no-such-problem"
+
+
+@dataclass(frozen=True)
+class Submission:
+    """The server's reply to an answer: stored, or refused with a reason and a sentence to show."""
+
+    accepted: bool
+    refusal: Refusal | None = None
+    message: str = ""
+
+
+def load(store: Store, mock_id: int) -> MockSession | None:
+    """The mock with this id, or None."""
+    mock = get_mock(store, mock_id)
+    return MockSession.of(mock) if mock else None
+
+
+def running_sessions(store: Store) -> list[MockSession]:
+    """Every mock still marked running, newest first (past their deadline or not)."""
+    return [MockSession.of(m) for m in list_mocks(store, status=MockStatus.RUNNING)]
+
+
+def history(store: Store) -> list[MockSession]:
+    """Finished mocks, newest first."""
+    return [MockSession.of(m) for m in list_mocks(store, status=MockStatus.FINISHED)]
+
+
+def close_expired(store: Store, *, now: datetime) -> list[int]:
+    """Finish every running mock whose deadline has passed; return their ids.
+
+    A mock finished this way is stamped as finished at its deadline: that is when it ended, however
+    much later someone looked.
+    """
+    closed = []
+    for session in running_sessions(store):
+        if is_expired(deadline=session.deadline, now=now) and finish_mock(
+            store, session.id, session.deadline, None, None
+        ):
+            closed.append(session.id)
+    return closed
+
+
+def start(store: Store, *, config: MockConfig, problems: Sequence[ProblemRef], now: datetime) -> MockSession:
+    """Store a new running mock starting at ``now`` with its deadline; refuse while another is running."""
+    if len(problems) != config.n_problems:
+        raise ValueError(f"the config asks for {config.n_problems} problems, {len(problems)} were given")
+    close_expired(store, now=now)
+    running = running_sessions(store)
+    if running:
+        raise MockRunningError(running[0].id)
+    started_at = as_utc(now)
+    mock_id = create_mock(
+        store,
+        config=config.to_dict(),
+        problems=[p.to_dict() for p in problems],
+        started_at=started_at,
+        deadline=deadline_for(started_at=started_at, duration_s=config.duration_s),
+    )
+    session = load(store, mock_id)
+    assert session is not None  # just written in its own committed transaction
+    return session
+
+
+def submit(
+    store: Store, *, mock_id: int, position: int, response: str, now: datetime, time_spent_s: float = 0.0
+) -> Submission:
+    """Store (or replace) the answer at ``position`` while the mock runs and ``now`` is before its deadline.
+
+    The deadline is read from the store, not from the caller, so a page that still shows the problem
+    after time ran out cannot get a late answer in. A refused answer changes nothing.
+    """
+    session = load(store, mock_id)
+    if session is None:
+        return Submission(False, Refusal.UNKNOWN_MOCK, f"There is no mock #{mock_id}.")
+    if not session.running:
+        return Submission(False, Refusal.FINISHED, "This mock is finished: answers can no longer change.")
+    if is_expired(deadline=session.deadline, now=now):
+        finish_mock(store, session.id, session.deadline, None, None)
+        return Submission(
+            False, Refusal.LATE, "Time is up: this answer came after the deadline and was not saved."
+        )
+    if not 0 <= position < len(session.problems):
+        return Submission(False, Refusal.NO_SUCH_PROBLEM, f"This mock has no problem {position + 1}.")
+    save_mock_answer(store, mock_id, position, response, as_utc(now), max(float(time_spent_s), 0.0))
+    return Submission(True)
+
+
+def finish(store: Store, *, mock_id: int, now: datetime) -> bool:
+    """Finish a running mock now (the "Finish" button); False when it was already finished.
+
+    Past the deadline, the mock is stamped as finished at its deadline instead.
+    """
+    session = load(store, mock_id)
+    if session is None or not session.running:
+        return False
+    finished_at = min(as_utc(now), session.deadline)
+    return finish_mock(store, mock_id, finished_at, None, None)
+
+
+def answers(store: Store, mock_id: int) -> dict[int, Answer]:
+    """The mock's stored answers by 0-based position."""
+    return {
+        a.position: Answer(a.position, a.response, a.answered_at, a.time_spent_s, a.self_rating)
+        for a in mock_answers(store, mock_id)
+    }
+
+
+def rate_recall(store: Store, *, session: MockSession, position: int, self_rating: str) -> bool:
+    """Record the self-rating of an answered recall problem at the debrief, before the score is final."""
+    rating_for_recall(self_rating)  # raises ValueError naming the four ratings
+    if session.running or session.settled:
+        return False
+    return rate_mock_answer(store, session.id, position, self_rating.strip().lower())
+
+
+def _attempt(outcome: Outcome, *, mock_id: int, answer: Answer | None, finished_at: datetime) -> Attempt:
+    problem = outcome.problem
+    verdict = outcome.verdict
+    response = outcome.self_rating if is_recall(problem) and outcome.self_rating else (outcome.response or "")
+    return Attempt(
+        created_at=answer.answered_at if answer else finished_at,
+        template_id=problem.template_id,
+        checklist_item=problem.checklist_item,
+        seed=problem.seed,
+        params=problem.params,
+        response=response,
+        value=verdict.value if verdict is not None else None,
+        status=Status.CORRECT if outcome.correct else Status.INCORRECT,
+        score=outcome.score,
+        diagnosis=outcome.slip,
+        mode=Mode.MOCK,
+        mock_id=mock_id,
+        duration_s=outcome.time_spent_s,
+    )
+
+
+def _claim_and_record(
+    store: Store, *, mock_id: int, score: float, scorecard: str, attempts: list[Attempt]
+) -> bool:
+    # Setting the score and storing the attempts share one transaction, and the score is set only
+    # while it is still empty: two reruns settling at once store the attempts exactly once.
+    columns = [c for c in COLUMNS if c != "id"]
+    sql = f"INSERT INTO attempts ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+    with store.connect() as conn:
+        claimed = conn.execute(
+            "UPDATE mocks SET score = ?, scorecard = ? WHERE id = ? AND status = ? AND score IS NULL",
+            (score, scorecard, mock_id, MockStatus.FINISHED.value),
+        ).rowcount
+        if not claimed:
+            return False
+        for attempt in attempts:
+            row = {**attempt.to_dict(), "params": attempt.params_json()}
+            conn.execute(sql, [row[c] for c in columns])  # type: ignore[literal-required]
+    return True
+
+
+def _review_cards(
+    store: Store,
+    outcomes: Sequence[Outcome],
+    attempts: Sequence[Attempt],
+    *,
+    now: datetime,
+    enable_fuzzing: bool,
+) -> None:
+    # Auto-graded answers rate Good or Again; a recall answer keeps the self-rating it was given.
+    for outcome, attempt in zip(outcomes, attempts, strict=True):
+        recall_rating = outcome.self_rating if is_recall(outcome.problem) else None
+        rating = rating_for_recall(recall_rating) if recall_rating else rating_for_status(attempt.status)
+        review(
+            store,
+            template_id=attempt.template_id,
+            checklist_item=attempt.checklist_item,
+            rating=rating,
+            now=now,
+            duration_s=attempt.duration_s,
+            enable_fuzzing=enable_fuzzing,
+        )
+
+
+def settle(
+    store: Store,
+    session: MockSession,
+    problems: Sequence[ProblemLike],
+    *,
+    grade: Grade,
+    now: datetime,
+    item_titles: Mapping[str, str] | None = None,
+    exact_text: Callable[[Outcome], str] | None = None,
+    enable_fuzzing: bool = True,
+) -> tuple[Debrief, str]:
+    """Grade a finished mock; once every recall answer is rated, store its result (once).
+
+    Returns the debrief and its Markdown scorecard (provisional while ratings are missing). The first
+    call that finds the score final stores the attempts, the score and the scorecard, and reviews the
+    FSRS cards when the mock says so (each review in its own transaction, after the attempts).
+    """
+    if session.running:
+        raise ValueError(f"mock #{session.id} is still running; finish it before the debrief")
+    by_position = answers(store, session.id)
+    result = debrief(problems, by_position, grade=grade)
+    finished_at = session.mock.finished_at or session.deadline
+    facts = MockFacts(session.id, session.mock.started_at, finished_at, session.config)
+    markdown = scorecard_markdown(result, facts=facts, item_titles=item_titles, exact_text=exact_text)
+    if session.settled or not result.final:
+        return result, session.mock.scorecard if session.settled and session.mock.scorecard else markdown
+    attempts = [
+        _attempt(o, mock_id=session.id, answer=by_position.get(o.position), finished_at=finished_at)
+        for o in result.outcomes
+    ]
+    claimed = _claim_and_record(
+        store, mock_id=session.id, score=result.score, scorecard=markdown, attempts=attempts
+    )
+    if claimed and session.config.updates_schedule:
+        _review_cards(store, result.outcomes, attempts, now=now, enable_fuzzing=enable_fuzzing)
+    return result, markdown
