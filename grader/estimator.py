@@ -687,6 +687,20 @@ def matmul_min_square_dim(*, peak_flops: float, mem_bandwidth: float, bytes_per_
     )
 
 
+def arithmetic_intensity(*, flops: float, n_bytes: float) -> float:
+    """FLOP per byte of any kernel: FLOPs / bytes moved to and from main memory.
+
+    Ignores caches: bytes are main-memory traffic, so reuse inside on-chip memory raises the intensity.
+    """
+    return step(
+        "Arithmetic intensity",
+        "FLOPs / bytes moved",
+        f"{num(flops)} FLOP / {num(n_bytes)} B",
+        flops / n_bytes,
+        "FLOP/B",
+    )
+
+
 #: The functions a question template may name, by name. Only these can be called from YAML.
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     fn.__name__: fn
@@ -720,5 +734,6 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         flops_in_duration,
         attention_parity_context,
         matmul_min_square_dim,
+        arithmetic_intensity,
     )
 }

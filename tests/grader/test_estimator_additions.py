@@ -72,7 +72,25 @@ def test_matmul_min_square_dim_sits_on_the_ridge_point() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["roofline_time", "flops_in_duration", "attention_parity_context", "matmul_min_square_dim"]
+    "name",
+    [
+        "roofline_time",
+        "flops_in_duration",
+        "attention_parity_context",
+        "matmul_min_square_dim",
+        "arithmetic_intensity",
+    ],
 )
 def test_additions_are_callable_from_templates(name: str) -> None:
     assert name in estimator.FUNCTIONS
+
+
+def test_arithmetic_intensity_is_flops_over_bytes() -> None:
+    # An fp32 add moves 12 bytes per FLOP.
+    assert estimator.arithmetic_intensity(flops=1e6, n_bytes=12e6) == pytest.approx(1 / 12)
+
+
+def test_arithmetic_intensity_agrees_with_the_matmul_form() -> None:
+    n = 4096
+    general = estimator.arithmetic_intensity(flops=2 * n**3, n_bytes=2 * 3 * n * n)
+    assert general == pytest.approx(estimator.arithmetic_intensity_matmul(m=n, k=n, n=n, bytes_per_element=2))
