@@ -7,8 +7,8 @@ Nothing here evaluates Python: the grammar below is all there is.
     signed := ("+" | "-") signed | power
     power  := atom ("^" signed)?                       right-associative
     atom   := NUMBER [units] | "(" expr ")" [units] | WORD
-    units  := unit (("*" | "/") unit)*                 a unit right after a number binds to it
-    unit   := WORD ("^" ["+" | "-"] NUMBER)?
+    units  := unit (["*" | "/"] unit)*                 a unit right after a number binds to it
+    unit   := WORD ("^" ["+" | "-"] NUMBER)?           WORD: letters, or "%"
 
 Before tokenizing, the text is tidied: a leading ``~``, ``≈``, ``about``, ``approx.``...
 goes; ``×``, ``·``, ``x`` between numbers and ``**`` become ``*`` and ``^``; superscripts
@@ -65,7 +65,7 @@ class Token(NamedTuple):
 
 @dataclass(frozen=True)
 class Parsed:
-    """A readable answer: its SI value and what it was read as (``3.25 GB`` for ``26 Gb``)."""
+    """A readable answer: its value in SI base units, and whether any unit was typed (else a bare number)."""
 
     value_si: float
     has_unit: bool
