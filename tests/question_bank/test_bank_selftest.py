@@ -1,0 +1,96 @@
+"""The shipped bank grades itself: every template × 200 seeds.
+
+For each seed the problem is generated once and then: no placeholder is left unfilled; a numeric
+answer is a positive finite number in the dimension of its display unit; the exact answer and
+the answer rounded to 3 significant figures (in the display unit) grade correct; every declared
+slip grades incorrect and is diagnosed by its own name; a choice problem has exactly one correct
+option and only that option grades correct; a recall problem takes a self-rating. Across the
+seeds, the prompts differ visibly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from grader import Kind, Problem, VerdictStatus, grade
+from grader.units import dimensionality, format_quantity
+from question_bank import Template, generate, load_bank
+from question_bank.catalog import select_presets, shipped_catalog
+from question_bank.rendering import Placeholder, parse
+from question_bank.schema import ChoiceParam, ChoiceTemplate, DtypeParam, IntParam, PresetParam
+
+SEEDS = range(200)
+BANK = load_bank(include_shipped=True)
+
+
+def _variety(template: Template) -> int:
+    """At most how many different prompts the template can draw (large ranges count as many)."""
+    count = 1
+    for spec in template.params.values():
+        if isinstance(spec, PresetParam):
+            count *= len(select_presets(spec, shipped_catalog().lists[spec.preset]))
+        elif isinstance(spec, DtypeParam):
+            count *= len(set(spec.dtype))
+        elif isinstance(spec, ChoiceParam):
+            count *= len(set(map(str, spec.choice)))
+        elif isinstance(spec, IntParam):
+            count *= (spec.int_.high - spec.int_.low) // spec.int_.step + 1
+        elif not hasattr(spec, "call"):
+            count *= 1000  # a float range
+    if isinstance(template, ChoiceTemplate) and isinstance(template.scenarios, list):
+        count *= len(template.scenarios)
+    return count
+
+
+def _check_numeric(problem: Problem) -> None:
+    answer, unit = problem.answer, problem.unit
+    assert answer is not None and math.isfinite(answer) and answer > 0, answer
+    if problem.derivation:
+        # The estimator's last step carries the answer's SI unit; the display unit must measure the same.
+        assert dimensionality(problem.derivation[-1].unit) == dimensionality(unit), problem.derivation[-1]
+    for sig_figs in (12, 3):
+        response = format_quantity(answer, unit, sig_figs=sig_figs)
+        verdict = grade(problem, response)
+        assert verdict.status is VerdictStatus.CORRECT, (response, verdict.message)
+    for slip in problem.slips:
+        response = format_quantity(slip.value, unit, sig_figs=12)
+        verdict = grade(problem, response)
+        assert verdict.status is VerdictStatus.INCORRECT, (slip.name, response, verdict.message)
+        assert verdict.diagnosis == slip.name, (slip.name, response, verdict.diagnosis)
+
+
+def _check_choice(problem: Problem) -> None:
+    correct = [index for index, choice in enumerate(problem.choices) if choice.correct]
+    assert len(correct) == 1, problem.choices
+    assert len({choice.text for choice in problem.choices}) == len(problem.choices)
+    for index in range(len(problem.choices)):
+        expected = VerdictStatus.CORRECT if index == correct[0] else VerdictStatus.INCORRECT
+        assert grade(problem, str(index)).status is expected
+
+
+def _check_recall(problem: Problem) -> None:
+    assert 3 <= len(problem.key_points) <= 6
+    assert problem.explanation.strip()
+    assert grade(problem, "good").status is VerdictStatus.CORRECT
+    assert grade(problem, "again").status is VerdictStatus.INCORRECT
+
+
+CHECKS = {Kind.NUMERIC: _check_numeric, Kind.CHOICE: _check_choice, Kind.RECALL: _check_recall}
+
+
+@pytest.mark.parametrize("template", BANK.templates, ids=lambda t: t.id)
+def test_template_over_200_seeds(template: Template) -> None:
+    sources = [p.source for p in parse(template.prompt) if isinstance(p, Placeholder)]
+    prompts = set()
+    for seed in SEEDS:
+        problem = generate(template, seed)
+        assert problem.template_id == template.id and problem.kind.value == template.kind
+        unfilled = [source for source in sources if source in problem.prompt]
+        assert not unfilled, f"seed {seed}: {unfilled}"
+        CHECKS[problem.kind](problem)
+        prompts.add(problem.prompt)
+    assert len(prompts) >= min(5, _variety(template)), (
+        f"only {len(prompts)} distinct prompts in {len(SEEDS)} seeds"
+    )

@@ -1,0 +1,93 @@
+"""``python -m question_bank``: validate, sample and coverage, called through ``main``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bank_kit import BROKEN
+
+from question_bank.__main__ import main
+from question_bank.checklist import load_checklist
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_validate_the_shipped_bank(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate"]) == 0
+    assert capsys.readouterr().out.startswith("OK: ")
+
+
+def test_validate_lists_every_error_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    paths = [BROKEN / "python-tag.yaml", BROKEN / "bad-yaml-syntax.yaml"]
+    assert main(["validate", *map(str, paths)]) == 1
+    out = capsys.readouterr().out
+    assert "python-tag.yaml:7: [broken-one] title: the YAML tag !!python/object/apply:os.system" in out
+    assert "bad-yaml-syntax.yaml:17: YAML syntax" in out
+    assert "2 problems found." in out
+
+
+def test_validate_catches_a_draw_that_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "capacity.yaml").write_text(
+        """templates:
+  - id: weights-never-fit
+    checklist: kv-cache
+    kind: numeric
+    difficulty: 1
+    title: Capacity
+    prompt: "How many tokens fit beside {model} on {gpu}?"
+    params:
+      model: {preset: models, ids: [llama31_405b]}
+      gpu: {preset: hardware, ids: [l4]}
+      weights: {call: weight_bytes, with: {n_params: model.n_params, bytes_per_param: 2}}
+    answer:
+      call: kv_capacity_tokens
+      with: {memory_bytes: gpu.memory_bytes, weight_bytes: weights, kv_bytes_per_token: 1000}
+      unit: tokens
+    explanation: They do not fit.
+    references: [kipply]
+""",
+        encoding="utf-8",
+    )
+    assert main(["validate", str(tmp_path)]) == 1
+    assert "seed 0: the answer is 0.0, not a positive number" in capsys.readouterr().out
+
+
+def test_sample_prints_prompt_answer_range_slips_and_derivation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sample", "kv-bytes-per-token", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    for part in (
+        "kv-bytes-per-token · numeric · kv-cache",
+        "Answer: ",
+        "Accepted: ",
+        "Slips:",
+        "Derivation:",
+    ):
+        assert part in out
+
+
+def test_sample_of_an_unknown_template_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sample", "kv-bytes-per-tokn"]) == 1
+    assert "did you mean 'kv-bytes-per-token'" in capsys.readouterr().out
+
+
+def test_coverage_lists_items_slips_and_pools(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["coverage"]) == 0
+    out = capsys.readouterr().out
+    assert all(item.id in out for item in load_checklist())
+    assert "Slips per numeric template:" in out and "symptoms: " in out
+
+
+def test_module_runs_as_a_command() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "question_bank", "validate", str(BROKEN / "empty.yaml")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "empty.yaml:1: the file is empty" in result.stdout
