@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.problem import Kind, Problem
-from grader.units import format_quantity
+from grader.units import dimension_name, dimensionality, format_quantity
 from question_bank.bank import Bank, load_bank
 from question_bank.checklist import load_checklist
 from question_bank.errors import BankError, BankIssue
@@ -40,25 +40,36 @@ def _load(paths: Sequence[str]) -> Bank | None:
 
 
 def smoke_issues(bank: Bank, seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIssue]:
-    """Templates that fail to generate, or give an unusable answer, for any of ``seeds``."""
+    """Templates that fail to generate, or give an unusable answer, for any of ``seeds`` (one issue each)."""
     issues: list[BankIssue] = []
     for template in bank.templates:
-        file, line = bank.sources[template.id]
         for seed in seeds:
             try:
-                problem = generate(template, seed)
+                found = _answer_issue(generate(template, seed))
             except (ArithmeticError, ValueError, TypeError, KeyError, AttributeError) as exc:
-                message = f"seed {seed}: generation failed: {type(exc).__name__}: {exc}"
+                found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
+            if found is not None:
+                file, line = bank.sources[template.id]
                 issues.append(
-                    BankIssue(file, line, template.id, "", message, "check the params and bindings")
+                    BankIssue(file, line, template.id, "answer", f"seed {seed}: {found[0]}", found[1])
                 )
                 break
-            if problem.kind is Kind.NUMERIC and not (problem.answer is not None and problem.answer > 0):
-                message = f"seed {seed}: the answer is {problem.answer}, not a positive number"
-                hint = "filter the presets or add a require entry so every draw makes sense"
-                issues.append(BankIssue(file, line, template.id, "answer", message, hint))
-                break
     return issues
+
+
+def _answer_issue(problem: Problem) -> tuple[str, str] | None:
+    """What is wrong with a numeric problem's answer (message, hint), or None."""
+    if problem.kind is not Kind.NUMERIC:
+        return None
+    if not (problem.answer is not None and problem.answer > 0):
+        hint = "filter the presets or add a require entry so every draw makes sense"
+        return f"the answer is {problem.answer}, not a positive number", hint
+    si_unit = problem.derivation[-1].unit if problem.derivation else None
+    if si_unit is not None and dimensionality(si_unit) != dimensionality(problem.unit):
+        shown = dimension_name(problem.unit)
+        message = f"the answer is {dimension_name(si_unit)} ({si_unit}) but unit {problem.unit!r} is {shown}"
+        return message, f"a unit of the same kind as {si_unit}"
+    return None
 
 
 def validate(paths: Sequence[str]) -> int:

@@ -79,11 +79,18 @@ def bank_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Bank
             continue
         for file in found:
             key = file.resolve()
-            if key in seen:
+            if key in seen or _shipped_data_file(key):
                 continue
             seen.add(key)
             (pools if file.parent.name == POOLS_FOLDER else templates).append(file)
     return templates, pools, missing
+
+
+def _shipped_data_file(path: Path) -> bool:
+    """A preset or checklist file of the shipped data folder, which is not a bank file."""
+    return path.is_relative_to(DATA_DIR.resolve()) and not any(
+        path.is_relative_to(folder.resolve()) for folder in (QUESTIONS_DIR, POOLS_DIR)
+    )
 
 
 def load_bank(

@@ -55,6 +55,18 @@ def test_validate_catches_a_draw_that_fails(tmp_path: Path, capsys: pytest.Captu
     assert "seed 0: the answer is 0.0, not a positive number" in capsys.readouterr().out
 
 
+def test_validate_catches_a_unit_of_the_wrong_kind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (BROKEN / "unknown-checklist.yaml").read_text(encoding="utf-8")
+    fixed = text.replace("kv-caches  # ERROR checklist", "kv-cache").replace("unit: KiB", "unit: ms")
+    (tmp_path / "wrong-unit.yaml").write_text(
+        fixed.replace("broken-one", "kv-in-milliseconds"), encoding="utf-8"
+    )
+    assert main(["validate", str(tmp_path)]) == 1
+    assert "the answer is a size in bytes (B) but unit 'ms' is a time" in capsys.readouterr().out
+
+
 def test_sample_prints_prompt_answer_range_slips_and_derivation(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sample", "kv-bytes-per-token", "--seed", "3"]) == 0
     out = capsys.readouterr().out
