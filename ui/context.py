@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -25,7 +26,19 @@ def init_session() -> None:
     if keys.CLOCK not in st.session_state:
         st.session_state[keys.CLOCK] = _utc_now
     if keys.RNG_SEED not in st.session_state:
-        st.session_state[keys.RNG_SEED] = random.SystemRandom().randrange(2**31)
+        st.session_state[keys.RNG_SEED] = initial_seed(os.environ.get("DRILL_SEED"))
+
+
+def initial_seed(text: str | None) -> int:
+    """The session's first seed: ``DRILL_SEED`` when it is an integer (repeatable sessions), else random."""
+    if text is not None and text.strip().lstrip("-").isdigit():
+        return int(text)
+    return random.SystemRandom().randrange(2**31)
+
+
+def next_seed(seed: int) -> int:
+    """The seed that follows ``seed``: the chain of problem seeds is a pure function of the first."""
+    return random.Random(seed).randrange(2**31)
 
 
 def db_path() -> Path:
@@ -44,7 +57,6 @@ def now() -> datetime:
 def new_seed() -> int:
     """A fresh problem seed; repeatable when a test seeds ``RNG_SEED``."""
     init_session()
-    rng = random.Random(st.session_state[keys.RNG_SEED])
-    seed = rng.randrange(2**31)
+    seed = next_seed(st.session_state[keys.RNG_SEED])
     st.session_state[keys.RNG_SEED] = seed
     return seed

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,20 +62,23 @@ class AppServer:
                 self.process.wait(timeout=10)
 
 
-def start_server(*, db_path: Path, log_path: Path, port: int | None = None) -> AppServer:
+def start_server(
+    *, db_path: Path, log_path: Path, port: int | None = None, env: dict[str, str] | None = None
+) -> AppServer:
     """Start the app and wait until its health endpoint answers (up to 60 s)."""
     port = port or _free_port()
-    env = {**os.environ, "DRILL_DB": str(db_path), "PYTHONUNBUFFERED": "1"}
-    log = log_path.open("ab")
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", "app.py",
-            "--server.address", "127.0.0.1", "--server.port", str(port),
-            "--server.headless", "true", "--browser.gatherUsageStats", "false",
-            "--server.fileWatcherType", "none",
-        ],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    env = {**os.environ, **(env or {}), "DRILL_DB": str(db_path), "PYTHONUNBUFFERED": "1"}
+    # The child keeps its own copy of the descriptor, so ours is closed right away.
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "streamlit", "run", "app.py",
+                "--server.address", "127.0.0.1", "--server.port", str(port),
+                "--server.headless", "true", "--browser.gatherUsageStats", "false",
+                "--server.fileWatcherType", "none",
+            ],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
     server = AppServer(f"http://127.0.0.1:{port}", db_path, port, process, log_path)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -98,6 +101,23 @@ def app_server(tmp_path: Path) -> Iterator[AppServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def start_app(tmp_path: Path) -> Iterator[Callable[..., AppServer]]:
+    """A factory of app servers (``start_app(db_path=..., env=...)``); all are stopped at teardown."""
+    servers: list[AppServer] = []
+
+    def start(*, db_path: Path, env: dict[str, str] | None = None) -> AppServer:
+        log_path = tmp_path / f"server-{len(servers)}.log"
+        servers.append(start_server(db_path=db_path, log_path=log_path, env=env))
+        return servers[-1]
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.stop()
 
 
 @pytest.fixture

@@ -1,0 +1,199 @@
+"""Practice: today's spaced-repetition queue, one fresh problem at a time, instant feedback."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from grader import VerdictStatus
+from grader.problem import Kind
+from progress import Store, StoreError
+from progress.scheduling import due_queue, next_due, streak
+from question_bank import BankError, load_checklist
+from ui import cached
+from ui import state_keys as keys
+from ui.context import db_path, new_seed, now
+from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
+from ui.render import show_verdict
+
+RATINGS = ("again", "hard", "good", "easy")
+
+st.title("Practice")
+
+try:
+    bank = cached.bank()
+except BankError as exc:
+    st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{exc}")
+    st.stop()
+store = Store(db_path())
+checklist = {item.id: item for item in load_checklist()}
+
+# --- filter and today's counts ---------------------------------------------------------------------
+filter_options = [None, *checklist]
+if st.session_state.get(keys.PRACTICE_FILTER_ITEM) not in filter_options:
+    st.session_state[keys.PRACTICE_FILTER_ITEM] = None
+item_filter = st.selectbox(
+    "Checklist item",
+    filter_options,
+    key=keys.PRACTICE_FILTER_ITEM,
+    format_func=lambda item: "All ten items" if item is None else checklist[item].title,
+)
+moment = now()
+try:
+    queue = due_queue(store, templates=queue_order(bank), now=moment, checklist_item=item_filter)
+    days = streak(store, today=moment.date())
+except StoreError as exc:
+    st.error(str(exc))
+    st.stop()
+
+due_col, new_col, done_col, streak_col = st.columns(4)
+due_col.metric("Due", queue.due_count)
+new_col.metric("New today", queue.new_count)
+done_col.metric("Done today", queue.done_count)
+streak_col.metric("Streak", f"{days} day{'s' * (days != 1)}")
+
+
+# --- callbacks: run once per click, before the script reruns -------------------------------------------
+def _start(template_id: str, *, scheduled: bool) -> None:
+    current = Current(template_id=template_id, seed=new_seed(), scheduled=scheduled, started_at=now())
+    st.session_state[keys.PRACTICE_CURRENT] = current.to_dict()
+    for key in (keys.PRACTICE_VERDICT, keys.PRACTICE_NOTICE, keys.PRACTICE_REVEALED):
+        st.session_state.pop(key, None)
+    st.session_state[keys.PRACTICE_ANSWER] = ""
+    st.session_state[keys.PRACTICE_CHOICE] = None
+
+
+def _next() -> None:
+    st.session_state.pop(keys.PRACTICE_CURRENT, None)
+    for key in (keys.PRACTICE_VERDICT, keys.PRACTICE_NOTICE, keys.PRACTICE_REVEALED):
+        st.session_state.pop(key, None)
+
+
+def _answer(response: str) -> None:
+    current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
+    problem = problem_for(bank, current)
+    moment = now()
+    try:
+        verdict = submit(store, problem, response, current=current, now=moment)
+    except StoreError as exc:
+        st.session_state[keys.PRACTICE_NOTICE] = str(exc)
+        return
+    if verdict.status is VerdictStatus.UNPARSABLE:
+        st.session_state[keys.PRACTICE_NOTICE] = verdict.message
+        return
+    st.session_state.pop(keys.PRACTICE_NOTICE, None)
+    st.session_state[keys.PRACTICE_VERDICT] = verdict
+    seconds = max(0.0, (moment - current.started_at).total_seconds())
+    tally = Tally.from_dict(st.session_state.get(keys.PRACTICE_TALLY)).add(verdict, seconds=seconds)
+    st.session_state[keys.PRACTICE_TALLY] = tally.to_dict()
+
+
+def _submit_text() -> None:
+    _answer(str(st.session_state.get(keys.PRACTICE_ANSWER, "")))
+
+
+def _submit_choice() -> None:
+    choice = st.session_state.get(keys.PRACTICE_CHOICE)
+    if choice is None:
+        st.session_state[keys.PRACTICE_NOTICE] = "Pick one of the options, then press **Check**."
+        return
+    _answer(str(choice))
+
+
+# --- the problem on screen --------------------------------------------------------------------------
+if keys.PRACTICE_CURRENT not in st.session_state and queue.first is not None:
+    _start(queue.first.template_id, scheduled=True)
+
+if keys.PRACTICE_CURRENT not in st.session_state:
+    tally = Tally.from_dict(st.session_state.get(keys.PRACTICE_TALLY))
+    st.success("Nothing is due right now. Well done.", icon=":material/task_alt:")
+    if tally.answered:
+        st.markdown(
+            f"This session: **{tally.answered}** answered, **{tally.accuracy:.0%}** correct, "
+            f"**{tally.seconds / 60:.1f} min** spent."
+        )
+    upcoming = next_due(store, moment, checklist_item=item_filter)
+    if upcoming is not None:
+        st.markdown(f"Next review due **{upcoming:%a %d %b, %H:%M} UTC**.")
+    st.button(
+        "Extra practice (does not change the schedule)",
+        key=keys.PRACTICE_EXTRA,
+        on_click=_start,
+        args=(extra_template_id(bank, seed=new_seed(), checklist_item=item_filter),),
+        kwargs={"scheduled": False},
+    )
+    st.stop()
+
+current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
+try:
+    problem = problem_for(bank, current)
+except KeyError:
+    # The template left the bank since this tab chose it (for example a user folder changed).
+    _next()
+    st.rerun()
+
+item = checklist.get(problem.checklist_item)
+st.caption(
+    f"{item.title if item else problem.checklist_item} · difficulty {problem.difficulty}"
+    + ("" if current.scheduled else " · extra practice, not scheduled")
+)
+st.markdown(problem.prompt)
+
+verdict = st.session_state.get(keys.PRACTICE_VERDICT)
+if problem.kind is Kind.NUMERIC and verdict is None:
+    with st.form(key="practice_form", enter_to_submit=True, border=False):
+        st.text_input(
+            f"Your answer (a bare number is read in {problem.unit or 'plain numbers'})",
+            key=keys.PRACTICE_ANSWER,
+            placeholder=f"e.g. 12.5 {problem.unit}".strip(),
+        )
+        st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_text)
+elif problem.kind is Kind.CHOICE and verdict is None:
+    with st.form(key="practice_choice_form", border=False):
+        st.radio(
+            "Your answer",
+            list(range(len(problem.choices))),
+            key=keys.PRACTICE_CHOICE,
+            format_func=lambda i: problem.choices[i].text,
+            index=None,
+        )
+        st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
+elif problem.kind is Kind.RECALL and verdict is None:
+    if not st.session_state.get(keys.PRACTICE_REVEALED):
+        st.info("Answer out loud or on paper first, then compare with the model answer.")
+        st.button(
+            "Show the model answer",
+            key=keys.PRACTICE_REVEAL,
+            type="primary",
+            on_click=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
+        )
+    else:
+        st.markdown("**Key points**\n\n" + "\n".join(f"- {point}" for point in problem.key_points))
+        if problem.explanation:
+            st.markdown(problem.explanation)
+        st.markdown("How well did you recall it?")
+        for column, rating in zip(st.columns(len(RATINGS)), RATINGS, strict=True):
+            column.button(
+                rating.capitalize(),
+                key=keys.PRACTICE_RATE_PREFIX + rating,
+                on_click=_answer,
+                args=(rating,),
+                width="stretch",
+            )
+
+notice = st.session_state.get(keys.PRACTICE_NOTICE)
+if notice:
+    st.warning(notice, icon=":material/edit:")
+
+if verdict is not None:
+    show_verdict(problem, verdict)
+
+    next_col, variant_col = st.columns(2)
+    next_col.button("Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch")
+    variant_col.button(
+        "Another variant (not scheduled)",
+        key=keys.PRACTICE_VARIANT,
+        on_click=_start,
+        args=(problem.template_id,),
+        kwargs={"scheduled": False},
+        width="stretch",
+    )

@@ -1,0 +1,98 @@
+"""The daily-practice journey in a real browser: answer right, answer wrong, restart, progress kept."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from grader import Kind, Problem
+from grader.units import format_quantity
+from question_bank import generate, load_bank
+from ui.context import next_seed
+from ui.practice import queue_order
+
+pytestmark = pytest.mark.browser
+FIRST_SEED = 20261129
+
+
+def _answer(page: object, problem: Problem, *, right: bool) -> None:
+    """Answer the problem on screen through the visible widgets, right or deliberately wrong."""
+    if problem.kind is Kind.NUMERIC:
+        assert problem.answer is not None
+        value = problem.answer if right else problem.answer * 37
+        box = page.get_by_label(re.compile("Your answer"))
+        box.fill(format_quantity(value, problem.unit))
+        box.press("Enter")
+    elif problem.kind is Kind.CHOICE:
+        choice = next(c for c in problem.choices if c.correct is right)
+        page.get_by_text(choice.text, exact=True).click()
+        page.get_by_role("button", name="Check").click()
+    else:
+        page.get_by_role("button", name="Show the model answer").click()
+        page.get_by_role("button", name="Good" if right else "Again").click()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _export(db: Path) -> list[dict[str, object]]:
+    command = [sys.executable, "-m", "progress", "export", "--format", "json", "--db", str(db)]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True, timeout=120)
+    return json.loads(result.stdout)
+
+
+def test_practice_journey_survives_a_restart(
+    tmp_path: Path, browser: object, start_app: Callable[..., object]
+) -> None:
+    bank = load_bank()
+    order = [template_id for template_id, _ in queue_order(bank)]
+    first_seed = next_seed(FIRST_SEED)
+    problems = [
+        generate(bank.get(order[0]), first_seed),
+        generate(bank.get(order[1]), next_seed(first_seed)),
+    ]
+    db = tmp_path / "progress.db"
+    env = {"DRILL_SEED": str(FIRST_SEED)}
+    server = start_app(db_path=db, env=env)
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(server.url)
+        page.get_by_text("Done today").wait_for()
+
+        _answer(page, problems[0], right=True)
+        page.get_by_role("button", name="Next").wait_for()
+        assert page.locator('[data-testid="stAlertContentSuccess"]').count() >= 1
+        page.get_by_role("button", name="Next").click()
+
+        page.get_by_role("button", name="Next").wait_for(state="detached")
+        _answer(page, problems[1], right=False)
+        page.get_by_role("button", name="Next").wait_for()
+        assert page.locator('[data-testid="stAlertContentError"]').count() >= 1
+        page.close()
+    finally:
+        server.stop()
+
+    server = start_app(db_path=db, env=env)
+    try:
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(server.url)
+        done = page.locator('[data-testid="stMetric"]').filter(has_text="Done today")
+        done.wait_for()
+        assert "2" in done.inner_text()
+        page.close()
+    finally:
+        server.stop()
+
+    attempts = _export(db)
+    assert [(a["template_id"], a["status"]) for a in attempts] == [
+        (problems[0].template_id, "correct"),
+        (problems[1].template_id, "incorrect"),
+    ]

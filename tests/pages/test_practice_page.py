@@ -1,0 +1,139 @@
+"""AppTest of the practice page: one behaviour per test, widgets found by key, state seeded."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from grader import Kind
+from grader.units import format_quantity
+from progress import Settings, Store
+from question_bank import Bank, generate, load_bank
+from ui import state_keys as keys
+from ui.practice import Current
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def bank() -> Bank:
+    return load_bank()
+
+
+def _page(db: Path, *, current: Current | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = lambda: NOW
+    at.session_state[keys.RNG_SEED] = 7
+    if current is not None:
+        at.session_state[keys.PRACTICE_CURRENT] = current.to_dict()
+    return at.run()
+
+
+def _first(bank: Bank, kind: Kind, *, with_slips: bool = False) -> str:
+    for template in bank.templates:
+        if template.kind != kind:
+            continue
+        if with_slips and not generate(template, 1).slips:
+            continue
+        return template.id
+    raise AssertionError(f"the shipped bank has no {kind} template")
+
+
+def _current(template_id: str, seed: int = 1) -> Current:
+    return Current(template_id=template_id, seed=seed, scheduled=True, started_at=NOW - timedelta(seconds=40))
+
+
+def test_a_new_user_gets_a_problem_and_todays_counts(tmp_path: Path) -> None:
+    at = _page(tmp_path / "p.db")
+    assert not at.exception
+    assert keys.PRACTICE_CURRENT in at.session_state
+    labels = [metric.label for metric in at.metric]
+    assert labels[:3] == ["Due", "New today", "Done today"]
+
+
+def test_right_answer_is_recorded_and_scheduled(tmp_path: Path, bank: Bank) -> None:
+    template_id = _first(bank, Kind.NUMERIC)
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    problem = generate(bank.get(template_id), 1)
+    at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer, problem.unit))
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    assert not at.exception
+    assert at.success, "a right answer shows a success message"
+    store = Store(tmp_path / "p.db")
+    [attempt] = store.attempts()
+    assert (attempt.template_id, attempt.status, attempt.duration_s) == (template_id, "correct", 40.0)
+    assert at.button(key=keys.PRACTICE_NEXT)
+
+
+def test_wrong_answer_names_the_slip(tmp_path: Path, bank: Bank) -> None:
+    template_id = _first(bank, Kind.NUMERIC, with_slips=True)
+    problem = generate(bank.get(template_id), 1)
+    slip = problem.slips[0]
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(slip.value, problem.unit))
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    assert not at.exception
+    assert at.error, "a wrong answer is shown as wrong"
+    assert any(slip.name in warning.value for warning in at.warning)
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert (attempt.status, attempt.diagnosis) == ("incorrect", slip.name)
+
+
+def test_unparsable_answer_says_what_to_type_and_is_not_an_attempt(tmp_path: Path, bank: Bank) -> None:
+    at = _page(tmp_path / "p.db", current=_current(_first(bank, Kind.NUMERIC)))
+    at.text_input(key=keys.PRACTICE_ANSWER).input("about a lot")
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    assert not at.exception
+    assert any("Type" in warning.value for warning in at.warning)
+    assert Store(tmp_path / "p.db").attempts() == []
+    assert at.text_input(key=keys.PRACTICE_ANSWER), "the answer box stays for another try"
+
+
+def test_recall_problem_is_self_rated(tmp_path: Path, bank: Bank) -> None:
+    template_id = _first(bank, Kind.RECALL)
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    at.button(key=keys.PRACTICE_REVEAL).click().run()
+    assert any("Key points" in md.value for md in at.markdown)
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "good").click().run()
+    assert not at.exception
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert (attempt.response, attempt.status) == ("good", "correct")
+    assert at.button(key=keys.PRACTICE_NEXT)
+
+
+def test_choice_problem_is_graded(tmp_path: Path, bank: Bank) -> None:
+    template_id = _first(bank, Kind.CHOICE)
+    problem = generate(bank.get(template_id), 1)
+    right = next(i for i, choice in enumerate(problem.choices) if choice.correct)
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    at.radio(key=keys.PRACTICE_CHOICE).set_value(right)
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    assert not at.exception
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert attempt.status == "correct"
+
+
+def test_empty_queue_shows_the_session_summary(tmp_path: Path) -> None:
+    store = Store(tmp_path / "p.db")
+    store.save_settings(Settings(daily_new_limit=0))
+    at = _page(tmp_path / "p.db")
+    assert not at.exception
+    assert keys.PRACTICE_CURRENT not in at.session_state
+    assert any("Nothing is due" in s.value for s in at.success)
+    assert at.button(key=keys.PRACTICE_EXTRA)
+
+
+def test_filter_limits_the_queue_to_one_item(tmp_path: Path, bank: Bank) -> None:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "p.db")
+    at.session_state[keys.CLOCK] = lambda: NOW
+    at.session_state[keys.PRACTICE_FILTER_ITEM] = "kv-cache"
+    at.run()
+    assert not at.exception
+    current = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
+    assert bank.get(current.template_id).checklist == "kv-cache"

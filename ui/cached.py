@@ -1,0 +1,21 @@
+"""Process-wide caches of immutable data: the parsed question bank and the presets."""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from question_bank import Bank, load_bank
+
+
+@st.cache_data(show_spinner=False)
+def _bank(bank_dirs: str) -> Bank:
+    # Keyed on DRILL_BANK_DIRS so that a different set of user folders is parsed anew.
+    del bank_dirs
+    return load_bank()
+
+
+def bank() -> Bank:
+    """The shipped bank plus the folders in ``DRILL_BANK_DIRS``, parsed once per process."""
+    return _bank(os.environ.get("DRILL_BANK_DIRS", ""))

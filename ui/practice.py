@@ -1,0 +1,160 @@
+"""The practice loop behind the practice page: pick, grade, record, schedule. No Streamlit here.
+
+Kept out of the page so the page only reads widgets and renders, and so this logic is tested
+without a browser. Time always comes in as an argument.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import zip_longest
+from typing import Any
+
+from grader import Verdict, VerdictStatus, grade
+from grader.problem import Kind, Problem
+from progress import Attempt, Mode, Store
+from progress.scheduling import rating_for_recall, rating_for_status, review
+from question_bank import Bank, generate
+
+
+def queue_order(bank: Bank) -> list[tuple[str, str]]:
+    """(template id, checklist item) pairs in the order new cards are introduced.
+
+    Easiest first, and within a difficulty one item after another, so the first days touch every
+    checklist item instead of exhausting one.
+    """
+    by_level: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for template in bank.templates:
+        by_level[template.difficulty][template.checklist].append(template.id)
+    order: list[tuple[str, str]] = []
+    for level in sorted(by_level):
+        items = by_level[level]
+        columns = [[(tid, item) for tid in ids] for item, ids in items.items()]
+        for row in zip_longest(*columns):
+            order.extend(pair for pair in row if pair is not None)
+    return order
+
+
+def extra_template_id(bank: Bank, *, seed: int, checklist_item: str | None = None) -> str:
+    """A template for practice outside the schedule, drawn with ``seed`` (optionally from one item)."""
+    ids = [t.id for t in bank.templates if checklist_item is None or t.checklist == checklist_item]
+    return random.Random(seed).choice(ids or [t.id for t in bank.templates])
+
+
+@dataclass(frozen=True)
+class Current:
+    """The problem on screen and how it was chosen."""
+
+    template_id: str
+    seed: int
+    scheduled: bool
+    started_at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "template_id": self.template_id,
+            "seed": self.seed,
+            "scheduled": self.scheduled,
+            "started_at": self.started_at.isoformat(),
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Current:
+        return Current(
+            template_id=str(data["template_id"]),
+            seed=int(data["seed"]),
+            scheduled=bool(data["scheduled"]),
+            started_at=datetime.fromisoformat(data["started_at"]),
+        )
+
+
+def problem_for(bank: Bank, current: Current) -> Problem:
+    """Regenerate the problem on screen from its template and seed."""
+    return generate(bank.get(current.template_id), current.seed)
+
+
+def submit(
+    store: Store,
+    problem: Problem,
+    response: str,
+    *,
+    current: Current,
+    now: datetime,
+    enable_fuzzing: bool = True,
+) -> Verdict:
+    """Grade ``response``; unless it is unparsable, store the attempt and, when scheduled, review the card.
+
+    For recall problems ``response`` is the self-rating (again, hard, good or easy).
+    """
+    verdict = grade(problem, response)
+    if verdict.status is VerdictStatus.UNPARSABLE:
+        return verdict
+    duration_s = max(0.0, (now - current.started_at).total_seconds())
+    store.record_attempt(
+        Attempt(
+            created_at=now,
+            template_id=problem.template_id,
+            checklist_item=problem.checklist_item,
+            seed=problem.seed,
+            params=problem.params,
+            response=response,
+            value=verdict.value,
+            status=verdict.status.value,
+            score=verdict.score,
+            diagnosis=verdict.diagnosis,
+            mode=Mode.PRACTICE,
+            duration_s=duration_s,
+        )
+    )
+    if current.scheduled:
+        rating = (
+            rating_for_recall(response) if problem.kind is Kind.RECALL else rating_for_status(verdict.status)
+        )
+        review(
+            store,
+            template_id=problem.template_id,
+            checklist_item=problem.checklist_item,
+            rating=rating,
+            now=now,
+            duration_s=duration_s,
+            enable_fuzzing=enable_fuzzing,
+        )
+    return verdict
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What this browser session has done on the practice page."""
+
+    answered: int = 0
+    correct: int = 0
+    seconds: float = 0.0
+
+    def add(self, verdict: Verdict, *, seconds: float) -> Tally:
+        return Tally(
+            answered=self.answered + 1,
+            correct=self.correct + (verdict.status is VerdictStatus.CORRECT),
+            seconds=self.seconds + seconds,
+        )
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.answered if self.answered else None
+
+    def to_dict(self) -> dict[str, float]:
+        return {"answered": self.answered, "correct": self.correct, "seconds": self.seconds}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any] | None) -> Tally:
+        if not data:
+            return Tally()
+        return Tally(int(data["answered"]), int(data["correct"]), float(data["seconds"]))
+
+
+def checklist_titles(items: Sequence[Any]) -> dict[str, str]:
+    """Checklist id → short title, for filters and labels."""
+    return {item.id: item.title for item in items}

@@ -1,0 +1,75 @@
+"""Drawing problems, verdicts and derivations; shared by the practice and mock-interview pages."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from grader import Verdict, VerdictStatus
+from grader.derivation import Step
+from grader.problem import Problem
+from grader.units import format_quantity
+
+# Display units tried from largest to smallest for each SI unit a derivation step can carry.
+_LADDERS: dict[str, tuple[str, ...]] = {
+    "B": ("TB", "GB", "MB", "KB", "B"),
+    "B/s": ("TB/s", "GB/s", "MB/s", "B/s"),
+    "s": ("s", "ms", "us", "ns"),
+    "FLOP": ("PFLOP", "TFLOP", "GFLOP", "MFLOP", "FLOP"),
+    "FLOP/s": ("PFLOP/s", "TFLOP/s", "GFLOP/s", "FLOP/s"),
+}
+
+
+def readable(value: float, unit: str) -> str:
+    """``value`` (SI, in ``unit``) with the largest prefix that keeps it at or above 1."""
+    ladder = _LADDERS.get(unit)
+    if ladder is None:
+        return format_quantity(value, unit)
+    for candidate in ladder:
+        shown = format_quantity(value, candidate)
+        if abs(value) >= _scale(candidate, unit):
+            return shown
+    return format_quantity(value, ladder[-1])
+
+
+def _scale(display: str, base: str) -> float:
+    from grader.units import si_per_display
+
+    return si_per_display(display) / si_per_display(base)
+
+
+def derivation_table(steps: Sequence[Step]) -> pd.DataFrame:
+    """The worked steps as a table: what, formula, with the numbers, result."""
+    return pd.DataFrame(
+        {
+            "step": [s.label for s in steps],
+            "formula": [s.formula for s in steps],
+            "with the numbers": [s.substituted for s in steps],
+            "result": [readable(s.value, s.unit) for s in steps],
+        }
+    )
+
+
+def show_derivation(steps: Sequence[Step], *, expanded: bool = True) -> None:
+    """The derivation in an expander (nothing when there are no steps)."""
+    if not steps:
+        return
+    with st.expander("Worked derivation", expanded=expanded):
+        st.dataframe(derivation_table(steps), hide_index=True, width="stretch")
+
+
+def show_verdict(problem: Problem, verdict: Verdict) -> None:
+    """Correct or not, the exact answer and range, the slip, the derivation and the reading."""
+    if verdict.status is VerdictStatus.CORRECT:
+        st.success(verdict.message, icon=":material/check_circle:")
+    else:
+        st.error(verdict.message, icon=":material/cancel:")
+    if verdict.diagnosis:
+        st.warning(f"**Slip: {verdict.diagnosis}.** {verdict.diagnosis_text}", icon=":material/lightbulb:")
+    show_derivation(verdict.derivation)
+    if problem.explanation:
+        st.markdown(problem.explanation)
+    if problem.references:
+        st.caption("Revisit: " + "; ".join(problem.references))
