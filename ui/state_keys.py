@@ -38,3 +38,39 @@ PRACTICE_REVEAL = "practice_reveal"
 PRACTICE_RATE_PREFIX = "practice_rate_"
 PRACTICE_EXPORT_CSV = "practice_export_csv"
 PRACTICE_EXPORT_JSON = "practice_export_json"
+
+# --- mock interview page ---------------------------------------------------------------------------
+#: Id of the mock this session shows (running, or its debrief); absent on the setup screen.
+MOCK_ACTIVE_ID = "mock_active_id"
+#: 0-based index of the problem on screen during a running mock.
+MOCK_POSITION = "mock_position"
+#: True after "Start" was clicked, until the start is confirmed or cancelled.
+MOCK_CONFIRMING = "mock_confirming"
+#: ui.mock.ScreenTime as a dict: seconds each problem was on screen since its answer was saved.
+MOCK_SCREEN_TIME = "mock_screen_time"
+#: A sentence for the user from the last action (a refused answer, a failed start), or absent.
+MOCK_NOTICE = "mock_notice"
+#: The query-string parameter that carries the mock id, so that a browser refresh resumes it.
+MOCK_QUERY_PARAM = "mock"
+MOCK_DURATION = "mock_duration"
+MOCK_CUSTOM_MINUTES = "mock_custom_minutes"
+MOCK_N_PROBLEMS = "mock_n_problems"
+MOCK_MIX = "mock_mix"
+MOCK_DIFFICULTY = "mock_difficulty"
+MOCK_UPDATES_SCHEDULE = "mock_updates_schedule"
+MOCK_START = "mock_start"
+MOCK_CONFIRM = "mock_confirm"
+MOCK_CANCEL = "mock_cancel"
+MOCK_RESUME = "mock_resume"
+MOCK_PREV = "mock_prev"
+MOCK_NEXT = "mock_next"
+MOCK_SAVE = "mock_save"
+MOCK_FINISH = "mock_finish"
+#: Prefix of the per-problem answer widgets: mock_answer_<mock id>_<position>.
+MOCK_ANSWER_PREFIX = "mock_answer_"
+#: Prefix of the recall self-rating buttons at the debrief: mock_rate_<position>_<rating>.
+MOCK_RATE_PREFIX = "mock_rate_"
+MOCK_DOWNLOAD = "mock_download"
+MOCK_NEW = "mock_new"
+MOCK_HISTORY_PICK = "mock_history_pick"
+MOCK_HISTORY_OPEN = "mock_history_open"

@@ -1,0 +1,318 @@
+"""Mock interview: a timed, mixed set; no feedback until the debrief; a scorecard to keep."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+
+import streamlit as st
+
+from progress import Store, StoreError
+from progress.mock_config import DEFAULT_N_PROBLEMS, MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
+from progress.mock_selection import NoCandidatesError
+from progress.mock_session import (
+    MockRunningError,
+    MockSession,
+    answers,
+    close_expired,
+    finish,
+    load,
+    rate_recall,
+    running_sessions,
+)
+from question_bank import BankError
+from ui import cached
+from ui import state_keys as keys
+from ui.context import db_path, new_seed, now
+from ui.mock import ScreenTime, item_titles, problems_of, save_answer, settle_mock, settle_past, start_mock
+from ui.mock_view import answer_widget, countdown, history_table, items_table, running_banner, show_outcome
+
+CUSTOM = "custom"
+MIX_LABELS = {Mix.EVERY_ITEM: "Every checklist item", Mix.WEAKEST_FIRST: "Weakest items first"}
+LEVELS = {1: "1 warm-up", 2: "2", 3: "3 interview-hard"}
+
+st.title("Mock interview")
+
+try:
+    bank = cached.bank()
+except BankError as exc:
+    st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{exc}")
+    st.stop()
+store = Store(db_path(), clock=now)
+
+
+def _notice(kind: str, text: str) -> None:
+    pending = st.session_state.get(keys.MOCK_NOTICE)
+    # Enter in the answer box and a click on "Save" can both save in one rerun; the first refusal
+    # says why (the deadline), the second would only say the mock is over.
+    if pending and pending["kind"] == "error":
+        return
+    st.session_state[keys.MOCK_NOTICE] = {"kind": kind, "text": text}
+
+
+def _show_notice() -> None:
+    notice = st.session_state.pop(keys.MOCK_NOTICE, None)
+    if notice:
+        (st.error if notice["kind"] == "error" else st.success)(notice["text"])
+
+
+def _attach(mock_id: int, *, position: int = 0) -> None:
+    st.session_state[keys.MOCK_ACTIVE_ID] = mock_id
+    st.session_state[keys.MOCK_POSITION] = position
+    st.session_state[keys.MOCK_SCREEN_TIME] = ScreenTime(mock_id, position, now()).to_dict()
+    st.query_params[keys.MOCK_QUERY_PARAM] = str(mock_id)
+
+
+def _detach() -> None:
+    for key in (keys.MOCK_ACTIVE_ID, keys.MOCK_POSITION, keys.MOCK_SCREEN_TIME, keys.MOCK_CONFIRMING):
+        st.session_state.pop(key, None)
+    st.query_params.pop(keys.MOCK_QUERY_PARAM, None)
+
+
+def _active_session() -> MockSession | None:
+    """The mock this tab shows: from session state, else from the query string (a browser refresh)."""
+    mock_id = st.session_state.get(keys.MOCK_ACTIVE_ID)
+    from_url = str(st.query_params.get(keys.MOCK_QUERY_PARAM, ""))
+    if mock_id is None and from_url.isdigit():
+        mock_id = int(from_url)
+        _attach(mock_id)
+    if mock_id is None:
+        return None
+    session = load(store, int(mock_id))
+    if session is None:
+        _detach()
+    elif from_url != str(session.id):
+        st.query_params[keys.MOCK_QUERY_PARAM] = str(session.id)
+    return session
+
+
+# --- callbacks: each runs once per click, before the page is drawn again -----------------------------
+def _config() -> MockConfig:
+    choice = st.session_state[keys.MOCK_DURATION]
+    minutes = (
+        float(st.session_state.get(keys.MOCK_CUSTOM_MINUTES, 20.0)) if choice == CUSTOM else float(choice)
+    )
+    low, high = st.session_state[keys.MOCK_DIFFICULTY]
+    return MockConfig.from_minutes(
+        duration_min=minutes,
+        n_problems=int(st.session_state[keys.MOCK_N_PROBLEMS]),
+        mix=Mix(st.session_state[keys.MOCK_MIX]),
+        difficulty=(int(low), int(high)),
+        updates_schedule=store.settings().mock_updates_schedule,
+    )
+
+
+def _set_confirming(flag: bool) -> None:
+    st.session_state[keys.MOCK_CONFIRMING] = flag
+
+
+def _confirm_start() -> None:
+    st.session_state[keys.MOCK_CONFIRMING] = False
+    moment = now()
+    try:
+        session = start_mock(store, bank, config=_config(), seed=new_seed(), now=moment)
+    except (NoCandidatesError, MockRunningError, StoreError, ValueError) as exc:
+        _notice("error", str(exc))
+        return
+    _attach(session.id)
+
+
+def _save_setting() -> None:
+    flag = bool(st.session_state[keys.MOCK_UPDATES_SCHEDULE])
+    try:
+        store.save_settings(replace(store.settings(), mock_updates_schedule=flag))
+    except StoreError as exc:
+        _notice("error", str(exc))
+
+
+def _move(session: MockSession, step: int) -> None:
+    position = st.session_state.get(keys.MOCK_POSITION, 0) + step
+    st.session_state[keys.MOCK_POSITION] = min(max(position, 0), len(session.problems) - 1)
+
+
+def _answer_key(session: MockSession, position: int) -> str:
+    return f"{keys.MOCK_ANSWER_PREFIX}{session.id}_{position}"
+
+
+def _save(session: MockSession, position: int) -> None:
+    raw = st.session_state.get(_answer_key(session, position))
+    response = "" if raw is None else str(raw)  # a choice arrives as its option's index
+    moment = now()
+    screen = ScreenTime.from_dict(st.session_state[keys.MOCK_SCREEN_TIME])
+    try:
+        reply = save_answer(store, session, position=position, response=response, screen=screen, now=moment)
+    except StoreError as exc:
+        _notice("error", str(exc))
+        return
+    st.session_state[keys.MOCK_SCREEN_TIME] = screen.to_dict()
+    if reply.accepted:
+        _notice("success", f"Answer to problem {position + 1} saved.")
+    else:
+        _notice("error", reply.message)
+
+
+def _rate(session: MockSession, position: int, rating: str) -> None:
+    try:
+        rate_recall(store, session=session, position=position, self_rating=rating)
+    except StoreError as exc:
+        _notice("error", str(exc))
+
+
+def _finish(session: MockSession) -> None:
+    try:
+        finish(store, mock_id=session.id, now=now())
+    except StoreError as exc:
+        _notice("error", str(exc))
+
+
+def _open_picked() -> None:
+    _attach(int(st.session_state[keys.MOCK_HISTORY_PICK]))
+
+
+# --- the three screens -------------------------------------------------------------------------------
+def _setup() -> None:
+    running = running_sessions(store)
+    if running:
+        running_banner(running[0])
+        st.button("Resume", key=keys.MOCK_RESUME, type="primary", on_click=_attach, args=(running[0].id,))
+        return
+    st.markdown("A fixed set across the checklist against the clock. Nothing is graded until the debrief.")
+    duration = st.radio(
+        "Duration",
+        [*(str(m) for m in PRESET_MINUTES), CUSTOM],
+        key=keys.MOCK_DURATION,
+        index=1,
+        horizontal=True,
+        format_func=lambda v: "Custom" if v == CUSTOM else f"{v} minutes",
+    )
+    if duration == CUSTOM:
+        st.number_input(
+            "Minutes", min_value=0.25, max_value=180.0, value=20.0, step=0.25, key=keys.MOCK_CUSTOM_MINUTES
+        )
+    st.number_input(
+        "Number of problems",
+        min_value=1,
+        max_value=MAX_N_PROBLEMS,
+        value=DEFAULT_N_PROBLEMS,
+        key=keys.MOCK_N_PROBLEMS,
+    )
+    st.radio("Mix", list(Mix), key=keys.MOCK_MIX, format_func=MIX_LABELS.__getitem__, horizontal=True)
+    st.select_slider(
+        "Difficulty",
+        options=list(LEVELS),
+        value=(1, 3),
+        format_func=LEVELS.__getitem__,
+        key=keys.MOCK_DIFFICULTY,
+    )
+    st.toggle(
+        "Mock answers also update the review schedule",
+        value=store.settings().mock_updates_schedule,
+        key=keys.MOCK_UPDATES_SCHEDULE,
+        on_change=_save_setting,
+        help="They always count for readiness.",
+    )
+    if not st.session_state.get(keys.MOCK_CONFIRMING):
+        st.button("Start", key=keys.MOCK_START, type="primary", on_click=_set_confirming, args=(True,))
+        return
+    config = _config()
+    st.warning(
+        f"Start a {config.duration_s / 60:g}-minute mock with {config.n_problems} problems? "
+        "The countdown starts at once and does not pause."
+    )
+    yes, no = st.columns(2)
+    yes.button("Yes, start the clock", key=keys.MOCK_CONFIRM, type="primary", on_click=_confirm_start)
+    no.button("Cancel", key=keys.MOCK_CANCEL, on_click=_set_confirming, args=(False,))
+
+
+def _running(session: MockSession) -> None:
+    problems = problems_of(bank, session)
+    stored = answers(store, session.id)
+    position = min(int(st.session_state.get(keys.MOCK_POSITION, 0)), len(problems) - 1)
+    screen = ScreenTime.resume(st.session_state.get(keys.MOCK_SCREEN_TIME), mock_id=session.id, now=now())
+    screen.look_at(position, now=now())
+    st.session_state[keys.MOCK_SCREEN_TIME] = screen.to_dict()
+
+    head, clock = st.columns([3, 1])
+    head.subheader(f"Mock #{session.id}: problem {position + 1} of {len(problems)}")
+    answered = [str(p + 1) for p in sorted(stored) if stored[p].response.strip()]
+    head.caption("Answered: " + (", ".join(answered) if answered else "none yet"))
+    with clock:
+        countdown(session.deadline)
+    problem = problems[position]
+    st.markdown(problem.prompt)
+    previous = stored[position].response if position in stored else ""
+    answer_widget(
+        problem,
+        key=_answer_key(session, position),
+        previous=previous,
+        on_change=partial(_save, session, position),
+    )
+    _show_notice()
+    back, save, forward, done = st.columns(4)
+    back.button("Previous", key=keys.MOCK_PREV, disabled=position == 0, on_click=_move, args=(session, -1))
+    save.button("Save answer", key=keys.MOCK_SAVE, on_click=_save, args=(session, position))
+    forward.button(
+        "Next", key=keys.MOCK_NEXT, disabled=position == len(problems) - 1, on_click=_move, args=(session, 1)
+    )
+    done.button("Finish", key=keys.MOCK_FINISH, type="primary", on_click=_finish, args=(session,))
+
+
+def _debrief(session: MockSession) -> None:
+    _show_notice()
+    problems, result, scorecard = settle_mock(store, bank, session, now=now())
+    titles = item_titles()
+    finished_at = session.mock.finished_at or session.deadline
+    used_s = (finished_at - session.mock.started_at).total_seconds()
+    score, correct, used = st.columns(3)
+    score.metric("Score" if result.final else "Score so far", f"{result.score:.0%}")
+    correct.metric("Correct", f"{result.n_correct} of {len(problems)}")
+    used.metric("Time used", f"{used_s / 60:.1f} of {session.config.duration_s / 60:g} min")
+    if not result.final:
+        st.info(
+            "Rate your recall answers against their key points below; the score is final once all are rated."
+        )
+    st.subheader("By checklist item")
+    st.dataframe(items_table(result, titles=titles), hide_index=True, width="stretch")
+    st.subheader("Problem by problem")
+    for outcome in result.outcomes:
+        show_outcome(
+            outcome,
+            title=outcome.problem.title or titles.get(outcome.problem.checklist_item, ""),
+            on_rate=partial(_rate, session),
+        )
+    st.download_button(
+        "Download the scorecard (Markdown)",
+        scorecard,
+        file_name=f"roofline-drill-mock-{session.id}.md",
+        mime="text/markdown",
+        key=keys.MOCK_DOWNLOAD,
+    )
+    st.button("New mock", key=keys.MOCK_NEW, on_click=_detach)
+
+
+def _history() -> None:
+    past = settle_past(store, bank, now=now())
+    if not past:
+        return
+    st.subheader("Past mocks")
+    st.dataframe(history_table(past), hide_index=True, width="stretch")
+    st.selectbox(
+        "Open a debrief", [s.id for s in past], format_func=lambda i: f"Mock #{i}", key=keys.MOCK_HISTORY_PICK
+    )
+    st.button("Open", key=keys.MOCK_HISTORY_OPEN, on_click=_open_picked)
+
+
+try:
+    close_expired(store, now=now())
+    active = _active_session()
+    if active is None:
+        _show_notice()
+        _setup()
+        _history()
+    elif active.running:
+        _running(active)
+    else:
+        _debrief(active)
+        _history()
+except StoreError as exc:
+    st.error(str(exc))

@@ -1,0 +1,84 @@
+"""A short mock in a real browser: answer one of two problems, let the clock run out, keep the scorecard."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import AppServer
+from playwright.sync_api import Browser, Page
+
+from progress import Store
+from progress.mocks import list_mocks, mock_answers
+
+pytestmark = pytest.mark.browser
+
+# Half a minute (the custom duration takes fractions) keeps the wait short and leaves time to answer.
+MINUTES = "0.5"
+TIMEOUT_MS = 60_000
+
+
+def _answer_first_problem(page: Page) -> None:
+    """Give some answer to whatever kind of problem is shown: a number, an option or a few words."""
+    text_box = page.get_by_label(re.compile(r"^Your answer \(a bare number"))
+    essay = page.get_by_label(re.compile(r"^Your answer \(you rate it"))
+    if text_box.count():
+        text_box.fill("42")
+    elif essay.count():
+        essay.fill("Each weight is read once per token and used in one multiply-add.")
+    else:
+        page.locator('[data-testid="stRadio"] label').last.click()
+    page.get_by_role("button", name="Save answer").click()
+    page.get_by_text("Answer to problem 1 saved.").wait_for(timeout=TIMEOUT_MS)
+
+
+def test_a_half_minute_mock_runs_out_into_a_debrief_and_a_scorecard(
+    app_server: AppServer, browser: Browser, tmp_path: Path
+) -> None:
+    page = browser.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{app_server.url}/mock_interview")
+    page.get_by_role("heading", name="Mock interview").wait_for()
+
+    page.get_by_text("Custom", exact=True).click()
+    minutes = page.get_by_label("Minutes", exact=True)
+    minutes.fill(MINUTES)
+    minutes.press("Enter")
+    problems = page.get_by_label("Number of problems")
+    problems.fill("2")
+    problems.press("Enter")
+    page.get_by_role("button", name="Start", exact=True).click()
+    page.get_by_text("Start a 0.5-minute mock with 2 problems?").wait_for()
+    assert list_mocks(Store(app_server.db_path)) == []  # the first click only asks
+    page.get_by_role("button", name="Yes, start the clock").click()
+
+    page.get_by_text("Time left").wait_for()
+    clock = page.get_by_test_id("stMetricValue")
+    shown = clock.inner_text()
+    page.wait_for_function(  # the countdown redraws itself, with no click
+        "shown => document.querySelector('[data-testid=stMetricValue]').innerText !== shown", arg=shown
+    )
+    page.get_by_text(re.compile(r"problem 1 of 2")).wait_for()
+    assert "mock=" in page.url  # a refresh comes back to this mock
+    _answer_first_problem(page)
+
+    # Nobody clicks anything now: the countdown reaches zero and the page turns into the debrief.
+    download = page.get_by_role("button", name="Download the scorecard (Markdown)")
+    download.wait_for(timeout=TIMEOUT_MS)
+    page.get_by_text("Problem by problem").wait_for()
+    assert page.get_by_text("Time left").count() == 0
+
+    with page.expect_download() as event:
+        download.click()
+    saved = tmp_path / "scorecard.md"
+    event.value.save_as(saved)
+    scorecard = saved.read_text(encoding="utf-8")
+    assert scorecard.startswith("# Roofline Drill mock interview #1")
+    assert "(no answer)" in scorecard  # the second problem was left unanswered
+    assert re.search(r"\*\*Score: \d+%\*\* \(\d of 2 correct\)", scorecard)
+
+    [mock] = list_mocks(Store(app_server.db_path))
+    assert mock.status == "finished"
+    assert len(mock_answers(Store(app_server.db_path), mock.id)) == 1
+    page.close()

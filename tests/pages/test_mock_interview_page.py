@@ -1,0 +1,227 @@
+"""AppTest of the mock interview page: confirmed start, answers, finish, debrief, time-out, resume."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from grader.problem import Kind, Problem
+from grader.units import format_quantity
+from progress import Mode, Store
+from progress.mock_config import MockConfig, ProblemRef
+from progress.mock_session import load, running_sessions, start
+from progress.mocks import list_mocks, mock_answers
+from question_bank import load_bank
+from ui import state_keys as keys
+from ui.mock import problems_of
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "mock_interview.py")
+T0 = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
+
+
+@dataclass
+class FakeClock:
+    """A clock that stands still until a test moves it."""
+
+    now: datetime = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "progress.db"
+
+
+def _page(db: Path, clock: FakeClock) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = clock
+    at.session_state[keys.RNG_SEED] = 2026
+    return at.run()
+
+
+def _start(at: AppTest, *, minutes: float = 15, n_problems: int = 3) -> AppTest:
+    if minutes in (15, 30, 45):
+        at.radio(key=keys.MOCK_DURATION).set_value(str(int(minutes))).run()
+    else:
+        at.radio(key=keys.MOCK_DURATION).set_value("custom").run()
+        at.number_input(key=keys.MOCK_CUSTOM_MINUTES).set_value(minutes).run()
+    at.number_input(key=keys.MOCK_N_PROBLEMS).set_value(n_problems).run()
+    at.button(key=keys.MOCK_START).click().run()
+    return at.button(key=keys.MOCK_CONFIRM).click().run()
+
+
+def _time_left(at: AppTest) -> str:
+    return next(m.value for m in at.metric if m.label == "Time left")
+
+
+def _problems(db: Path) -> list[Problem]:
+    [session] = running_sessions(Store(db))
+    return problems_of(load_bank(), session)
+
+
+def _answer_key(at: AppTest, position: int) -> str:
+    return f"{keys.MOCK_ANSWER_PREFIX}{at.session_state[keys.MOCK_ACTIVE_ID]}_{position}"
+
+
+def _type(at: AppTest, problem: Problem, position: int, *, right: bool) -> AppTest:
+    """Enter an answer on the problem shown, right (the bank's exact answer) or plainly wrong."""
+    key = _answer_key(at, position)
+    if problem.kind is Kind.CHOICE:
+        index = next(i for i, c in enumerate(problem.choices) if c.correct == right)
+        at.radio(key=key).set_value(index)
+    elif problem.kind is Kind.RECALL:
+        at.text_area(key=key).input("the weights are read once per token" if right else "no idea")
+    else:
+        assert problem.answer is not None
+        value = problem.answer if right else problem.answer * 37
+        at.text_input(key=key).input(format_quantity(value, problem.unit))
+    return at.button(key=keys.MOCK_SAVE).click().run()
+
+
+def test_start_asks_for_confirmation_first(db: Path, clock: FakeClock) -> None:
+    at = _page(db, clock)
+    at.button(key=keys.MOCK_START).click().run()
+    assert not at.exception
+    assert "countdown starts at once" in at.warning[0].value
+    assert list_mocks(Store(db)) == []  # nothing started on the first click
+    at.button(key=keys.MOCK_CANCEL).click().run()
+    assert not at.button(key=keys.MOCK_START).disabled
+    assert list_mocks(Store(db)) == []
+
+    _start(at, minutes=30, n_problems=3)
+    [mock] = list_mocks(Store(db))
+    assert mock.deadline == T0 + timedelta(minutes=30)
+    assert len(mock.problems) == 3
+    assert _time_left(at) == "30:00"
+    assert at.query_params[keys.MOCK_QUERY_PARAM] == str(mock.id)
+
+
+def test_answer_finish_and_debrief_with_scorecard_and_history(db: Path, clock: FakeClock) -> None:
+    at = _start(_page(db, clock), n_problems=3)
+    problems = _problems(db)
+    for position, problem in enumerate(problems):
+        clock.now += timedelta(seconds=40)
+        _type(at, problem, position, right=position != 1)
+        assert not at.exception
+        # during the mock, a saved answer is acknowledged but never judged
+        assert [s.value for s in at.success] == [f"Answer to problem {position + 1} saved."]
+        assert not any("exact answer" in m.value for m in at.markdown)
+        if position < len(problems) - 1:
+            at.button(key=keys.MOCK_NEXT).click().run()
+    at.button(key=keys.MOCK_FINISH).click().run()
+    assert not at.exception
+
+    for position, problem in enumerate(problems):
+        if problem.kind is Kind.RECALL and position != 1:
+            at.button(key=f"{keys.MOCK_RATE_PREFIX}{position}_good").click().run()
+    store = Store(db)
+    [mock] = list_mocks(store)
+    assert mock.score == pytest.approx(2 / 3)
+    assert next(m.value for m in at.metric if m.label == "Score") == "67%"
+    assert "**Score: 67%** (2 of 3 correct)" in (mock.scorecard or "")
+    attempts = store.attempts()
+    assert [a.mode for a in attempts] == [Mode.MOCK] * 3
+    assert [a.status.value for a in sorted(attempts, key=lambda a: a.created_at)] == [
+        "correct", "incorrect", "correct",
+    ]  # fmt: skip
+    assert all(a.duration_s == pytest.approx(40) for a in attempts)
+    assert at.download_button(key=keys.MOCK_DOWNLOAD).label.startswith("Download the scorecard")
+    assert at.dataframe[-1].value["score"].tolist() == ["67%"]  # the history of past mocks
+
+
+def test_time_out_finishes_the_mock_at_the_next_rerun(db: Path, clock: FakeClock) -> None:
+    at = _start(_page(db, clock), minutes=1, n_problems=2)
+    _type(at, _problems(db)[0], 0, right=True)
+    clock.now += timedelta(seconds=59)
+    at.run()
+    assert _time_left(at) == "00:01"
+    clock.now += timedelta(seconds=1)
+    at.run()
+    assert not at.exception
+    [mock] = list_mocks(Store(db))
+    assert mock.status == "finished"
+    assert mock.finished_at == T0 + timedelta(minutes=1)
+    assert not [m for m in at.metric if m.label == "Time left"]
+    assert at.download_button(key=keys.MOCK_DOWNLOAD)
+
+
+def test_a_late_answer_is_refused_whatever_the_page_shows(db: Path, clock: FakeClock) -> None:
+    at = _start(_page(db, clock), minutes=1, n_problems=2)
+    problem = _problems(db)[0]
+    clock.now += timedelta(minutes=1, seconds=5)  # the page still shows the problem; the server knows better
+    _type(at, problem, 0, right=True)
+    assert not at.exception
+    assert any("after the deadline" in e.value for e in at.error)
+    [mock] = list_mocks(Store(db))
+    assert mock_answers(Store(db), mock.id) == []
+    assert mock.status == "finished"
+
+
+def test_a_fresh_session_finds_the_running_mock_with_the_same_time_left(db: Path, clock: FakeClock) -> None:
+    first = _start(_page(db, clock), minutes=15, n_problems=2)
+    mock_id = first.session_state[keys.MOCK_ACTIVE_ID]
+    clock.now += timedelta(minutes=4)
+
+    fresh = _page(db, clock)  # a new browser session: nothing in session state
+    assert f"Mock #{mock_id} is running: 11:00 left" in fresh.info[0].value
+    assert not [b for b in fresh.button if b.key == keys.MOCK_START]  # no second mock meanwhile
+    fresh.button(key=keys.MOCK_RESUME).click().run()
+    assert _time_left(fresh) == "11:00"
+
+    refreshed = AppTest.from_file(PAGE, default_timeout=30)  # a browser refresh keeps the query string
+    refreshed.session_state[keys.DB_PATH] = str(db)
+    refreshed.session_state[keys.CLOCK] = clock
+    refreshed.query_params[keys.MOCK_QUERY_PARAM] = str(mock_id)
+    refreshed.run()
+    assert _time_left(refreshed) == "11:00"
+    session = load(Store(db), mock_id)
+    assert session is not None and session.running
+
+
+def test_the_page_is_reached_through_the_app_navigation(db: Path, clock: FakeClock) -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = clock
+    at.run()
+    at.switch_page("pages/mock_interview.py").run()
+    assert not at.exception
+    assert at.title[0].value == "Mock interview"
+    assert at.button(key=keys.MOCK_START)
+
+
+def test_recall_is_self_rated_at_the_debrief_before_the_score_is_final(db: Path, clock: FakeClock) -> None:
+    bank = load_bank()
+    recall = next(t for t in bank.templates if t.kind == "recall")
+    numeric = next(t for t in bank.templates if t.kind == "numeric")
+    config = MockConfig.from_minutes(duration_min=15, n_problems=2)
+    refs = [ProblemRef(recall.id, 1), ProblemRef(numeric.id, 2)]
+    session = start(Store(db), config=config, problems=refs, now=T0)
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = clock
+    at.query_params[keys.MOCK_QUERY_PARAM] = str(session.id)
+    at.run()
+    _type(at, problems_of(bank, session)[0], 0, right=True)
+    at.button(key=keys.MOCK_FINISH).click().run()
+
+    assert next(m.value for m in at.metric if m.label == "Score so far") == "0%"
+    assert Store(db).attempt_count() == 0  # nothing counts until the recall answer is rated
+    at.button(key=f"{keys.MOCK_RATE_PREFIX}0_hard").click().run()
+    assert not at.exception
+    assert next(m.value for m in at.metric if m.label == "Score") == "25%"  # hard = 0.5, unanswered = 0
+    [mock] = list_mocks(Store(db))
+    assert mock.score == pytest.approx(0.25)
+    assert [a.response for a in Store(db).attempts()] == ["hard", ""]

@@ -1,0 +1,184 @@
+"""The mock interview behind its page: the bank, the grader and the store joined up. No Streamlit here.
+
+``progress.mock_session`` keeps the rules (deadline, refusals, settling) without knowing the bank or
+the grader; this module hands it generated problems and ``grader.grade``, so the page only reads
+widgets and renders. Time always comes in as an argument.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from grader import grade
+from grader.problem import Kind, Problem
+from grader.units import format_quantity
+from progress import Store
+from progress.aggregates import load_snapshot
+from progress.mock_config import Mix, MockConfig
+from progress.mock_debrief import Debrief, Outcome
+from progress.mock_selection import Candidate, select_problems
+from progress.mock_session import MockSession, Submission, answers, history, settle, start, submit
+from progress.mock_timer import elapsed_s
+from progress.readiness import assess, strengths
+from question_bank import Bank, generate, load_checklist
+
+
+def candidates(bank: Bank) -> list[Candidate]:
+    """Every template of the bank as something a mock may draw."""
+    return [Candidate(t.id, t.checklist, t.difficulty) for t in bank.templates]
+
+
+def item_titles() -> dict[str, str]:
+    """Checklist id → short title."""
+    return {item.id: item.title for item in load_checklist()}
+
+
+def item_strengths(store: Store, bank: Bank, *, now: datetime) -> dict[str, float]:
+    """Readiness per checklist item as 0..1 (the readiness page's score / 100), for ``weakest-first``."""
+    ids_by_item: dict[str, list[str]] = {item.id: [] for item in load_checklist()}
+    for template in bank.templates:
+        ids_by_item.setdefault(template.checklist, []).append(template.id)
+    snapshot = load_snapshot(store, template_ids_by_item=ids_by_item, now=now)
+    return strengths(assess(snapshot.evidence, now=now))
+
+
+def start_mock(store: Store, bank: Bank, *, config: MockConfig, seed: int, now: datetime) -> MockSession:
+    """Choose the problems (seeds drawn from ``seed``) and start the mock at ``now``.
+
+    Raises ``NoCandidatesError`` when no template fits the difficulty range and ``MockRunningError``
+    while another mock is running.
+    """
+    strength = item_strengths(store, bank, now=now) if config.mix is Mix.WEAKEST_FIRST else None
+    refs = select_problems(
+        candidates(bank),
+        config=config,
+        rng=random.Random(seed),
+        checklist_order=[item.id for item in load_checklist()],
+        strength=strength,
+    )
+    return start(store, config=config, problems=refs, now=now)
+
+
+def problems_of(bank: Bank, session: MockSession) -> list[Problem]:
+    """The mock's problems, regenerated from their templates and seeds (same seed, same numbers)."""
+    return [generate(bank.get(ref.template_id), ref.seed) for ref in session.problems]
+
+
+def exact_text(outcome: Outcome) -> str:
+    """The exact answer as a person reads it: the number in its display unit, the option, the key points."""
+    problem: Problem = outcome.problem
+    if problem.kind is Kind.NUMERIC and problem.answer is not None:
+        return format_quantity(problem.answer, problem.unit)
+    if problem.kind is Kind.CHOICE:
+        return next((c.text for c in problem.choices if c.correct), "")
+    return "; ".join(problem.key_points)
+
+
+def settle_mock(
+    store: Store, bank: Bank, session: MockSession, *, now: datetime, enable_fuzzing: bool = True
+) -> tuple[list[Problem], Debrief, str]:
+    """The finished mock's problems, its debrief and its scorecard; stores the result once it is final."""
+    problems = problems_of(bank, session)
+    result, scorecard = settle(
+        store,
+        session,
+        problems,
+        grade=grade,
+        now=now,
+        item_titles=item_titles(),
+        exact_text=exact_text,
+        enable_fuzzing=enable_fuzzing,
+    )
+    return problems, result, scorecard
+
+
+def settle_past(store: Store, bank: Bank, *, now: datetime) -> list[MockSession]:
+    """Finished mocks, newest first, after settling those that can be.
+
+    A mock that ran out while nobody looked is settled here, so its answers count even if its debrief
+    is never opened; one with an unrated recall answer waits for that rating.
+    """
+    past = history(store)
+    unsettled = [session for session in past if session.mock.score is None]
+    for session in unsettled:
+        settle_mock(store, bank, session, now=now)
+    return history(store) if unsettled else past
+
+
+def save_answer(
+    store: Store, session: MockSession, *, position: int, response: str, screen: ScreenTime, now: datetime
+) -> Submission:
+    """Submit an answer with the time spent on it: what was stored before plus the unsaved screen time.
+
+    On success ``screen`` starts counting that problem afresh; a refused answer changes nothing.
+    """
+    before = answers(store, session.id).get(position)
+    spent_s = (before.time_spent_s if before else 0.0) + screen.seconds_on(position, now=now)
+    reply = submit(
+        store, mock_id=session.id, position=position, response=response, now=now, time_spent_s=spent_s
+    )
+    if reply.accepted:
+        screen.saved(position, now=now)
+    return reply
+
+
+@dataclass
+class ScreenTime:
+    """Seconds each problem of one mock has been on screen since its answer was last saved.
+
+    Kept in session state as a dict: which problem is shown since when, and the unsaved seconds of
+    the others. Saving an answer adds these seconds to what was stored before, so time spent
+    survives a reload (only the seconds since the last save are lost).
+    """
+
+    mock_id: int
+    position: int
+    since: datetime
+    unsaved_s: dict[int, float] = field(default_factory=dict)
+
+    def look_at(self, position: int, *, now: datetime) -> None:
+        """The user moved to ``position``: bank the time spent on the problem left."""
+        if position == self.position:
+            return
+        self.unsaved_s[self.position] = self.seconds_on(self.position, now=now)
+        self.position, self.since = position, now
+
+    def seconds_on(self, position: int, *, now: datetime) -> float:
+        """Unsaved seconds on ``position``, the running interval included when it is on screen."""
+        running = elapsed_s(since=self.since, now=now) if position == self.position else 0.0
+        return self.unsaved_s.get(position, 0.0) + running
+
+    def saved(self, position: int, *, now: datetime) -> None:
+        """The answer at ``position`` was stored with its time: start counting afresh."""
+        self.unsaved_s.pop(position, None)
+        if position == self.position:
+            self.since = now
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mock_id": self.mock_id,
+            "position": self.position,
+            "since": self.since.isoformat(),
+            "unsaved_s": {str(k): v for k, v in self.unsaved_s.items()},
+        }
+
+    @staticmethod
+    def resume(data: Mapping[str, Any] | None, *, mock_id: int, now: datetime) -> ScreenTime:
+        """The stored screen time of this mock, or a fresh one (a new session, another mock)."""
+        screen = ScreenTime.from_dict(data) if data else None
+        if screen is None or screen.mock_id != mock_id:
+            return ScreenTime(mock_id, 0, now)
+        return screen
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> ScreenTime:
+        return ScreenTime(
+            mock_id=int(data["mock_id"]),
+            position=int(data["position"]),
+            since=datetime.fromisoformat(data["since"]),
+            unsaved_s={int(k): float(v) for k, v in data.get("unsaved_s", {}).items()},
+        )

@@ -1,0 +1,138 @@
+"""Drawing the mock interview: the countdown, the debrief's parts, the history of mocks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+
+import pandas as pd
+import streamlit as st
+
+from grader.problem import Kind, Problem
+from progress.mock_debrief import RECALL_RATINGS, Debrief, Outcome, Result, response_text
+from progress.mock_scorecard import item_verdict, minutes_seconds, result_word
+from progress.mock_session import MockSession
+from progress.mock_timer import format_remaining, remaining
+from ui import state_keys as keys
+from ui.context import now
+from ui.mock import exact_text
+from ui.render import show_derivation
+
+_ICONS = {
+    Result.CORRECT: ":material/check_circle:",
+    Result.INCORRECT: ":material/cancel:",
+    Result.UNPARSABLE: ":material/cancel:",
+    Result.UNANSWERED: ":material/remove_circle:",
+    Result.AWAITING_RATING: ":material/rate_review:",
+}
+
+
+@st.fragment(run_every="1s")
+def countdown(deadline: datetime) -> None:
+    """The time left, redrawn every second from the session's clock; nothing else runs here.
+
+    At zero it asks for one full rerun: the page then finds the mock past its deadline and
+    finishes it. The server decides; this only draws.
+    """
+    left = remaining(deadline=deadline, now=now())
+    if not left:
+        st.rerun()
+    st.metric("Time left", format_remaining(left))
+
+
+def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Callable[[], None]) -> None:
+    """The answer box for the problem's kind: options by index, a text area for recall, else one line.
+
+    ``on_change`` saves: Enter in the line, leaving the text area, or picking an option.
+    """
+    if problem.kind is Kind.CHOICE:
+        index = int(previous) if previous.isdigit() and int(previous) < len(problem.choices) else None
+        st.radio(
+            "Your answer",
+            list(range(len(problem.choices))),
+            index=index,
+            format_func=lambda i: problem.choices[i].text,
+            key=key,
+            on_change=on_change,
+        )
+    elif problem.kind is Kind.RECALL:
+        label = "Your answer (you rate it against the key points at the debrief)"
+        st.text_area(label, value=previous, key=key, on_change=on_change)
+    else:
+        label = f"Your answer (a bare number is read in {problem.unit or 'plain numbers'})"
+        st.text_input(label, value=previous, key=key, on_change=on_change)
+
+
+def show_outcome(outcome: Outcome, *, title: str, on_rate: Callable[[int, str], None]) -> None:
+    """One problem of the debrief in an expander: answers, result, slip, derivation, time spent.
+
+    An answered recall problem shows its key points and four self-rating buttons that call
+    ``on_rate(position, rating)``.
+    """
+    problem = outcome.problem
+    label = f"{outcome.position + 1}. {title}: {result_word(outcome)}"
+    with st.expander(label, icon=_ICONS[outcome.result], expanded=not outcome.correct):
+        st.markdown(problem.prompt)
+        yours, exact, spent = st.columns(3)
+        yours.markdown(f"**Your answer**  \n{response_text(problem, outcome.response)}")
+        if problem.key_points:
+            exact.markdown("**Key points**\n" + "\n".join(f"- {point}" for point in problem.key_points))
+        else:
+            exact.markdown(f"**Exact answer**  \n{exact_text(outcome)}")
+        spent.markdown(f"**Time spent**  \n{minutes_seconds(outcome.time_spent_s)}")
+        if outcome.result is Result.AWAITING_RATING:
+            st.markdown("**How well did your answer cover the key points?**")
+            for column, rating in zip(st.columns(len(RECALL_RATINGS)), RECALL_RATINGS, strict=True):
+                column.button(
+                    rating.capitalize(),
+                    key=f"{keys.MOCK_RATE_PREFIX}{outcome.position}_{rating}",
+                    on_click=on_rate,
+                    args=(outcome.position, rating),
+                )
+        elif outcome.self_rating:
+            st.caption(f"You rated this answer: {outcome.self_rating}.")
+        verdict = outcome.verdict
+        if outcome.result is Result.UNPARSABLE and verdict is not None:
+            st.error(verdict.message, icon=":material/cancel:")
+        if outcome.slip and verdict is not None and not outcome.correct:
+            st.warning(f"**Slip: {outcome.slip}.** {verdict.diagnosis_text}", icon=":material/lightbulb:")
+        show_derivation(problem.derivation, expanded=False)
+        if problem.explanation:
+            st.markdown(problem.explanation)
+        if problem.references:
+            st.caption("Revisit: " + "; ".join(problem.references))
+
+
+def items_table(result: Debrief, *, titles: Mapping[str, str]) -> pd.DataFrame:
+    """Per checklist item: problems asked, right answers, a word on how it went, the slips named."""
+    return pd.DataFrame(
+        {
+            "checklist item": [titles.get(i.checklist_item, i.checklist_item) for i in result.items],
+            "correct": [f"{i.correct} / {i.asked}" for i in result.items],
+            "how it went": [item_verdict(asked=i.asked, correct=i.correct) for i in result.items],
+            "slips": [", ".join(i.slips) for i in result.items],
+        }
+    )
+
+
+def history_table(sessions: Sequence[MockSession]) -> pd.DataFrame:
+    """Finished mocks, newest first: when, how many problems, how long, the score."""
+    return pd.DataFrame(
+        {
+            "mock": [f"#{s.id}" for s in sessions],
+            "started (UTC)": [f"{s.mock.started_at:%Y-%m-%d %H:%M}" for s in sessions],
+            "problems": [len(s.problems) for s in sessions],
+            "minutes": [round(s.config.duration_s / 60, 2) for s in sessions],
+            "score": ["to self-rate" if s.mock.score is None else f"{s.mock.score:.0%}" for s in sessions],
+        }
+    )
+
+
+def running_banner(session: MockSession) -> None:
+    """A mock is running that this tab is not showing: say so, with the time it has left."""
+    left = format_remaining(remaining(deadline=session.deadline, now=now()))
+    st.info(
+        f"Mock #{session.id} is running: {left} left of {minutes_seconds(session.config.duration_s)}. "
+        "Its clock does not stop while you are away.",
+        icon=":material/timer:",
+    )
