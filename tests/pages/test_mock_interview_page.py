@@ -11,11 +11,11 @@ from streamlit.testing.v1 import AppTest
 
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
-from progress import Mode, Store
-from progress.mock_config import MockConfig, ProblemRef
+from progress import Attempt, Mode, Status, Store
+from progress.mock_config import Mix, MockConfig, ProblemRef
 from progress.mock_session import load, running_sessions, start
 from progress.mocks import list_mocks, mock_answers
-from question_bank import load_bank
+from question_bank import load_bank, load_checklist
 from ui import state_keys as keys
 from ui.mock import problems_of
 
@@ -156,6 +156,10 @@ def test_time_out_finishes_the_mock_at_the_next_rerun(db: Path, clock: FakeClock
     assert mock.finished_at == T0 + timedelta(minutes=1)
     assert not [m for m in at.metric if m.label == "Time left"]
     assert at.download_button(key=keys.MOCK_DOWNLOAD)
+    at.button(key=keys.MOCK_NEW).click().run()
+    assert at.button(key=keys.MOCK_START)  # back to the setup, the finished mock in the history
+    assert keys.MOCK_QUERY_PARAM not in at.query_params
+    assert at.dataframe[-1].value["mock"].tolist() == [f"#{mock.id}"]
 
 
 def test_a_late_answer_is_refused_whatever_the_page_shows(db: Path, clock: FakeClock) -> None:
@@ -225,3 +229,24 @@ def test_recall_is_self_rated_at_the_debrief_before_the_score_is_final(db: Path,
     [mock] = list_mocks(Store(db))
     assert mock.score == pytest.approx(0.25)
     assert [a.response for a in Store(db).attempts()] == ["hard", ""]
+
+
+def test_weakest_first_asks_the_least_ready_items_first(db: Path, clock: FakeClock) -> None:
+    store = Store(db, clock=clock)
+    bank = load_bank()
+    practised = load_checklist()[0].id  # ten right answers make the first item the strongest
+    template = bank.by_checklist(practised)[0]
+    store.record_attempts(
+        Attempt(
+            created_at=T0 - timedelta(hours=i), template_id=template.id, checklist_item=practised,
+            seed=i, response="right", status=Status.CORRECT, score=1.0, duration_s=30.0,
+        )
+        for i in range(10)
+    )  # fmt: skip
+    at = _page(db, clock)
+    at.radio(key=keys.MOCK_MIX).set_value(Mix.WEAKEST_FIRST).run()
+    _start(at, n_problems=9)
+    assert not at.exception
+    asked = [p.checklist_item for p in _problems(db)]
+    assert practised not in asked  # nine problems, ten items: the strongest one is left out
+    assert len(set(asked)) == 9
