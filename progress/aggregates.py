@@ -1,9 +1,10 @@
-"""Aggregates over the progress store, computed in SQL so their cost follows days and items, not answers.
+"""Aggregates over the progress store, computed in SQL; Python only sees grouped rows.
 
-Every query here groups or probes through an index: answers per (item, UTC day, mode), answer counts per
-item, "was this template ever answered" probes, cards per item, reviews per day and finished mocks. What
-comes back to Python is at most a few thousand grouped rows however long the history is; the recency
-weighting of the readiness rule is then applied to those rows (see ``progress.readiness``).
+The per-day sums read the covering index ``attempts_day_item_cover`` over the readiness window only
+(migration 2), never the table rows; "was this item or template ever answered" is one index probe per id;
+cards, reviews per day and finished mocks are small. What comes back to Python is at most a few thousand
+grouped rows however many answers there are; the recency weighting of the readiness rule is then applied to
+those rows (see ``progress.readiness``).
 """
 
 from __future__ import annotations
@@ -28,10 +29,14 @@ FROM attempts
 WHERE day >= :since
 GROUP BY checklist_item, day, mode
 """
-# A template counts as tried when any answer names it: one index probe per template, not a scan.
+# "Has any answer" is one index probe per id (attempts_template_time, attempts_item_time), not a scan.
 _TRIED_TEMPLATES = """
 SELECT wanted.value FROM json_each(:ids) AS wanted
 WHERE EXISTS (SELECT 1 FROM attempts WHERE attempts.template_id = wanted.value)
+"""
+_STARTED_ITEMS = """
+SELECT wanted.value FROM json_each(:ids) AS wanted
+WHERE EXISTS (SELECT 1 FROM attempts WHERE attempts.checklist_item = wanted.value)
 """
 
 
@@ -63,13 +68,27 @@ class MockScore:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Everything the readiness view reads from the store, taken in one read transaction."""
+    """Everything the readiness view reads from the store, taken in one read transaction.
+
+    ``version`` changes whenever an answer or a review is stored, so it can key caches of what follows.
+    """
 
     evidence: tuple[ItemEvidence, ...]
     daily_accuracy: tuple[DailyAccuracy, ...]
     reviews_per_day: tuple[DayCount, ...]
     mock_scores: tuple[MockScore, ...]
-    n_answers: int
+    version: tuple[int, int]
+
+    @property
+    def empty(self) -> bool:
+        """True when no item has a single answer yet."""
+        return not any(e.started for e in self.evidence)
+
+
+def data_version(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(newest attempt id, newest review log id): both grow with every answer and every review."""
+    row = conn.execute("SELECT (SELECT max(id) FROM attempts), (SELECT max(id) FROM review_logs)").fetchone()
+    return int(row[0] or 0), int(row[1] or 0)
 
 
 def item_day_totals(conn: sqlite3.Connection, *, since: date, duration_cap_s: float) -> list[DayTotal]:
@@ -89,16 +108,19 @@ def item_day_totals(conn: sqlite3.Connection, *, since: date, duration_cap_s: fl
     ]
 
 
-def answer_counts(conn: sqlite3.Connection) -> dict[str, int]:
-    """All-time number of answers per checklist item."""
-    rows = conn.execute("SELECT checklist_item, count(*) FROM attempts GROUP BY checklist_item")
-    return {item: int(n) for item, n in rows}
+def _with_answers(conn: sqlite3.Connection, sql: str, ids: Iterable[str]) -> frozenset[str]:
+    rows = conn.execute(sql, {"ids": json.dumps(sorted(set(ids)))})
+    return frozenset(value for (value,) in rows)
+
+
+def started_items(conn: sqlite3.Connection, items: Iterable[str]) -> frozenset[str]:
+    """The checklist items among ``items`` that have at least one answer, however old."""
+    return _with_answers(conn, _STARTED_ITEMS, items)
 
 
 def tried_templates(conn: sqlite3.Connection, template_ids: Iterable[str]) -> frozenset[str]:
     """The ids among ``template_ids`` that have at least one answer."""
-    rows = conn.execute(_TRIED_TEMPLATES, {"ids": json.dumps(sorted(set(template_ids)))})
-    return frozenset(template_id for (template_id,) in rows)
+    return _with_answers(conn, _TRIED_TEMPLATES, template_ids)
 
 
 def cards_by_item(conn: sqlite3.Connection) -> dict[str, dict[str, Card]]:
@@ -145,17 +167,19 @@ def load_snapshot(
 ) -> Snapshot:
     """Read the evidence for every item of ``template_ids_by_item`` (in its order) and the chart series.
 
-    Answers older than the rule's window are left out of the per-day series; all-time counts keep them.
+    Answers older than the rule's window are left out of the per-day series; an item answered only before
+    the window still counts as started.
     """
     since = utc_day(now) - timedelta(days=rule.window_days)
     all_ids = [template_id for ids in template_ids_by_item.values() for template_id in ids]
     with store.connect(write=False) as conn:
         totals = item_day_totals(conn, since=since, duration_cap_s=rule.duration_cap_s)
-        counts = answer_counts(conn)
+        started = started_items(conn, template_ids_by_item)
         tried = tried_templates(conn, all_ids)
         cards = cards_by_item(conn)
         reviews = reviews_per_day(conn, since=since)
         mocks = mock_scores(conn)
+        version = data_version(conn)
     by_item: dict[str, list[DayTotal]] = defaultdict(list)
     for total in totals:
         by_item[total.checklist_item].append(total)
@@ -164,7 +188,7 @@ def load_snapshot(
             checklist_item=item,
             template_ids=tuple(ids),
             attempted_template_ids=tried.intersection(ids),
-            n_answers=counts.get(item, 0),
+            started=item in started,
             day_totals=tuple(by_item.get(item, ())),
             cards=cards.get(item, {}),
         )
@@ -175,5 +199,5 @@ def load_snapshot(
         daily_accuracy=tuple(daily_accuracy(totals)),
         reviews_per_day=tuple(reviews),
         mock_scores=tuple(mocks),
-        n_answers=sum(counts.values()),
+        version=version,
     )

@@ -28,7 +28,6 @@ from fsrs import Card, Rating, Scheduler
 from progress.readiness import (
     DEFAULT_RULE,
     DayTotal,
-    FactorName,
     Gate,
     ItemEvidence,
     ItemReadiness,
@@ -64,13 +63,18 @@ class PlanDay:
 
 @dataclass(frozen=True)
 class Plan:
-    """The plan to ``interview_date`` and what the rule expects of it on the morning of that day."""
+    """The plan to ``interview_date`` and what the rule expects of it on the morning of that day.
+
+    ``feasible``: every item with questions comes out ready. ``practice_enough``: the plan's practice does
+    all it can (items may still need better mock answers, which ``warning`` then names).
+    """
 
     interview_date: date
     days: tuple[PlanDay, ...]
     new_by_item: Mapping[str, int]
     projected: Overall
     feasible: bool
+    practice_enough: bool
     seconds_per_card: float
     cards_per_day: int
     warning: str | None
@@ -196,13 +200,6 @@ class _Simulation:
             done += 1
         return done
 
-    def _extras_can_help(self, item: ItemReadiness) -> bool:
-        """Whether more right answers alone could make ``item`` ready: they lift accuracy and nothing else."""
-        if not set(item.unmet) <= {Gate.SCORE, Gate.ACCURACY}:
-            return False
-        accuracy = item.factor(FactorName.ACCURACY)
-        return item.score + 100 * accuracy.weight * (1 - accuracy.value) >= self.rule.ready_score
-
     def _project(
         self,
         cards: dict[str, tuple[str, Card]],
@@ -230,41 +227,47 @@ class _Simulation:
             return replace(
                 evidence,
                 attempted_template_ids=evidence.attempted_template_ids | set(mine),
-                n_answers=evidence.n_answers + sum(views.values()),
+                started=evidence.started or any(views.values()),
                 day_totals=evidence.day_totals + added,
                 cards=mine,
             )
 
         overall = assess([projected(e) for e in self.evidence], now=morning, rule=self.rule)
-        for index, item in enumerate(overall.items):
-            evidence = self.evidence[index]
-            if (
-                item.status is ItemStatus.READY
-                or not evidence.template_ids
-                or not self._extras_can_help(item)
-            ):
+        for evidence, item in zip(self.evidence, overall.items, strict=True):
+            # Right answers lift accuracy, time and the score; recall of the cards needs spaced reviews.
+            if _practice_done(item) or not evidence.template_ids or Gate.RETRIEVABILITY in item.unmet:
                 continue
-            added: list[date] = []
+            name = evidence.checklist_item
             # Latest days first: recent right answers weigh most on the morning of the interview.
-            for day in reversed(days):
-                while used[day] < capacity and item.status is not ItemStatus.READY:
-                    extras[day, item.checklist_item] += 1
-                    used[day] += 1
-                    added.append(day)
-                    item = assess([projected(evidence)], now=morning, rule=self.rule).items[0]
-            if item.status is not ItemStatus.READY:
-                for day in added:  # extras that do not make it ready are not worth the time
-                    extras[day, item.checklist_item] -= 1
-                    used[day] -= 1
+            room = [(day, capacity - used[day]) for day in reversed(days) if used[day] < capacity]
+
+            def place(n: int, name: str = name, room: list[tuple[date, int]] = room) -> None:
+                for day, free in room:
+                    extras[day, name] = min(free, n)
+                    n -= extras[day, name]
+
+            def enough(n: int, evidence: ItemEvidence = evidence) -> bool:
+                place(n)
+                return _practice_done(assess([projected(evidence)], now=morning, rule=self.rule).items[0])
+
+            # More right answers never lower readiness, so the fewest that suffice is a bisection.
+            needed = _smallest(1, sum(free for _, free in room), enough)
+            place(needed or 0)  # extras that do not make it ready are not worth the time
+            for day, _ in room:
+                used[day] += extras[day, name]
         final = assess([projected(e) for e in self.evidence], now=morning, rule=self.rule)
         return _Outcome(new, reviews, +extras, final)
 
 
+def _practice_done(item: ItemReadiness) -> bool:
+    """Ready, or short only of better mock answers, which practice cannot supply."""
+    return item.status is not ItemStatus.NOT_STARTED and not set(item.unmet) - {Gate.MOCKS}
+
+
 def _feasible(outcome: _Outcome, evidence: Sequence[ItemEvidence]) -> bool:
+    """Whether practice brings every item with questions to ready (or to only needing a better mock)."""
     with_questions = {e.checklist_item for e in evidence if e.template_ids}
-    return all(
-        i.status is ItemStatus.READY for i in outcome.projected.items if i.checklist_item in with_questions
-    )
+    return all(_practice_done(i) for i in outcome.projected.items if i.checklist_item in with_questions)
 
 
 def make_plan(
@@ -298,9 +301,9 @@ def make_plan(
         )
 
     outcome = outcome_at(minutes_per_day, interview_date)
-    feasible = _feasible(outcome, evidence)
+    practice_enough = _feasible(outcome, evidence)
     minutes_needed = earliest = None
-    if not feasible:
+    if not practice_enough:
         minutes_needed = _smallest(
             minutes_per_day + 1,
             MAX_MINUTES_PER_DAY,
@@ -312,42 +315,56 @@ def make_plan(
             lambda d: _feasible(outcome_at(minutes_per_day, today + timedelta(days=d)), evidence),
         )
         earliest = None if offset is None else today + timedelta(days=offset)
+    with_questions = [i for i, e in zip(outcome.projected.items, evidence, strict=True) if e.template_ids]
+    not_practised = [i.checklist_item for i in with_questions if not _practice_done(i)]
+    mocks_short = [i.checklist_item for i in with_questions if Gate.MOCKS in i.unmet]
+    notes = _warning(
+        today=today,
+        interview_date=interview_date,
+        minutes_per_day=minutes_per_day,
+        daily_new_limit=daily_new_limit,
+        not_practised=not_practised,
+        mocks_short=mocks_short,
+        no_questions=[e.checklist_item for e in evidence if not e.template_ids],
+        minutes_needed=minutes_needed,
+        earliest=earliest,
+    )
     return Plan(
         interview_date=interview_date,
         days=_days(outcome, today=today, interview_date=interview_date, seconds_per_card=seconds_per_card),
         new_by_item=_by_item(outcome.new),
         projected=outcome.projected,
-        feasible=feasible,
+        feasible=practice_enough and not mocks_short and interview_date > today,
+        practice_enough=practice_enough and interview_date > today,
         seconds_per_card=seconds_per_card,
         cards_per_day=int(minutes_per_day * 60 // seconds_per_card),
-        warning=None
-        if feasible
-        else _warning(
-            outcome,
-            evidence,
-            today=today,
-            interview_date=interview_date,
-            minutes_per_day=minutes_per_day,
-            daily_new_limit=daily_new_limit,
-            minutes_needed=minutes_needed,
-            earliest=earliest,
-        ),
+        warning=notes,
         minutes_needed=minutes_needed,
         earliest_ready_date=earliest,
     )
 
 
 def _smallest(low: int, high: int, ok: Callable[[int], bool]) -> int | None:
-    """The smallest value in ``low..high`` for which ``ok`` holds (assumed monotone), else None."""
-    if low > high or not ok(high):
+    """The smallest value in ``low..high`` for which ``ok`` holds (assumed monotone), else None.
+
+    Galloping up from ``low`` first, so that an answer near ``low`` needs only short simulations.
+    """
+    step, lower, upper = 1, low, None
+    while lower <= high:
+        probe = min(lower + step - 1, high)
+        if ok(probe):
+            upper = probe
+            break
+        lower, step = probe + 1, step * 2
+    if upper is None:
         return None
-    while low < high:
-        middle = (low + high) // 2
+    while lower < upper:
+        middle = (lower + upper) // 2
         if ok(middle):
-            high = middle
+            upper = middle
         else:
-            low = middle + 1
-    return low
+            lower = middle + 1
+    return upper
 
 
 def _by_item(counts: Counter[tuple[date, str]]) -> dict[str, int]:
@@ -372,40 +389,43 @@ def _days(
 
 
 def _warning(
-    outcome: _Outcome,
-    evidence: Sequence[ItemEvidence],
     *,
     today: date,
     interview_date: date,
     minutes_per_day: int,
     daily_new_limit: int,
+    not_practised: Sequence[str],
+    mocks_short: Sequence[str],
+    no_questions: Sequence[str],
     minutes_needed: int | None,
     earliest: date | None,
-) -> str:
+) -> str | None:
+    """What stands between the plan and every item ready, in words; None when nothing does."""
     days = (interview_date - today).days
     if days <= 0:
         return f"The interview date {interview_date.isoformat()} is today or past: set the next one to plan."
-    empty = [e.checklist_item for e in evidence if not e.template_ids]
-    short = [
-        i.checklist_item
-        for i in outcome.projected.items
-        if i.status is not ItemStatus.READY and i.checklist_item not in empty
-    ]
-    parts = [
-        f"The interview is {days} day(s) away: too close to make every item ready at "
-        f"{minutes_per_day} minutes a day. Not ready by then: {', '.join(short)}."
-    ]
-    if minutes_needed is not None:
-        parts.append(f"About {minutes_needed} minutes a day would make it.")
-    else:
+    parts = []
+    if not_practised:
         parts.append(
-            f"Even {MAX_MINUTES_PER_DAY} minutes a day would not: spaced reviews need days to settle, "
-            f"and at most {daily_new_limit} new cards a day are introduced (a setting)."
+            f"The interview is {days} day(s) away: too close to make every item ready at {minutes_per_day} "
+            f"minutes a day. Not ready by then: {', '.join(not_practised)}."
         )
-    if earliest is not None:
+        if minutes_needed is not None:
+            parts.append(f"About {minutes_needed} minutes a day would make it.")
+        else:
+            parts.append(
+                f"Even {MAX_MINUTES_PER_DAY} minutes a day would not: spaced reviews need days to settle, "
+                f"and at most {daily_new_limit} new cards a day are introduced (a setting)."
+            )
+        if earliest is not None:
+            parts.append(
+                f"At {minutes_per_day} minutes a day, every item can be ready by {earliest.isoformat()}."
+            )
+    if mocks_short:
         parts.append(
-            f"At {minutes_per_day} minutes a day, every item can be ready by {earliest.isoformat()}."
+            f"Practice alone cannot make {', '.join(mocks_short)} ready: its recent mock answers are mostly "
+            "wrong. Take a mock interview that includes it before the date, and get them right."
         )
-    if empty:
-        parts.append(f"No questions exist yet for: {', '.join(empty)}.")
-    return " ".join(parts)
+    if parts and no_questions:
+        parts.append(f"No questions exist yet for: {', '.join(no_questions)}.")
+    return " ".join(parts) or None

@@ -37,6 +37,7 @@ By construction a right answer, given within the time target, never lowers an it
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -90,9 +91,9 @@ class FactorRule:
     aim: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Rule:
-    """The numbers of the rule described in the module docstring."""
+    """The numbers of the rule described in the module docstring (compared and hashed by identity)."""
 
     half_life_days: float = 14.0
     window_days: int = 180
@@ -140,12 +141,16 @@ class DayTotal:
 
 @dataclass(frozen=True)
 class ItemEvidence:
-    """What the rule reads about one checklist item; ``cards`` maps template id to its FSRS card."""
+    """What the rule reads about one checklist item.
+
+    ``started``: the item has at least one answer, however old. ``day_totals``: its answers within the rule's
+    window. ``cards`` maps template id to its FSRS card.
+    """
 
     checklist_item: str
     template_ids: tuple[str, ...]
     attempted_template_ids: frozenset[str]
-    n_answers: int
+    started: bool
     day_totals: tuple[DayTotal, ...]
     cards: Mapping[str, Card]
 
@@ -181,7 +186,6 @@ class ItemReadiness:
     status: ItemStatus
     factors: tuple[Factor, ...]
     next_steps: tuple[str, ...]
-    n_answers: int
     seconds_per_answer: float | None
     unmet: tuple[Gate, ...]
 
@@ -215,13 +219,20 @@ class _Weighted:
     duration_s: float = 0.0
 
 
+@functools.cache
+def _weights_by_age(rule: Rule) -> tuple[float, ...]:
+    """The recency weight of each whole-day age inside the window (index 0 is today)."""
+    return tuple(rule.weight_of(age_days=age) for age in range(rule.window_days + 1))
+
+
 def _weighted_sums(totals: Iterable[DayTotal], *, today: date, rule: Rule) -> _Weighted:
+    weights = _weights_by_age(rule)
     answers = score = mock_answers = mock_score = timed = duration_s = 0.0
     for total in totals:
-        age_days = (today - total.day).days
+        age_days = max(0, (today - total.day).days)
         if age_days > rule.window_days:
             continue
-        w = rule.weight_of(age_days=age_days)
+        w = weights[age_days]
         answers += w * total.n_answers
         score += w * total.score_sum
         timed += w * total.n_timed
@@ -335,7 +346,7 @@ def assess_item(evidence: ItemEvidence, *, now: datetime, rule: Rule = DEFAULT_R
     factors = _factors(evidence, sums, now=now, rule=rule)
     score = sum(f.points for f in factors)
     unmet = _unmet(score, factors, sums, rule=rule)
-    if evidence.n_answers == 0:
+    if not evidence.started:
         status = ItemStatus.NOT_STARTED
     elif not unmet:
         status = ItemStatus.READY
@@ -348,9 +359,7 @@ def assess_item(evidence: ItemEvidence, *, now: datetime, rule: Rule = DEFAULT_R
     elif status is ItemStatus.READY:
         steps = ()
     seconds = sums.duration_s / sums.timed if sums.timed else None
-    return ItemReadiness(
-        evidence.checklist_item, score, status, factors, steps, evidence.n_answers, seconds, unmet
-    )
+    return ItemReadiness(evidence.checklist_item, score, status, factors, steps, seconds, unmet)
 
 
 def assess(evidence: Iterable[ItemEvidence], *, now: datetime, rule: Rule = DEFAULT_RULE) -> Overall:

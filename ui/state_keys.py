@@ -74,3 +74,17 @@ MOCK_DOWNLOAD = "mock_download"
 MOCK_NEW = "mock_new"
 MOCK_HISTORY_PICK = "mock_history_pick"
 MOCK_HISTORY_OPEN = "mock_history_open"
+
+# --- readiness page --------------------------------------------------------------------------------
+# Its "practise this item" buttons set PRACTICE_FILTER_ITEM (above) to a checklist id, then switch page.
+READY_INTERVIEW_DATE = "ready_interview_date"
+READY_MINUTES_PER_DAY = "ready_minutes_per_day"
+READY_SAVE_SETTINGS = "ready_save_settings"
+#: Prefix of the per-item practice buttons: ready_practice_<checklist id>.
+READY_PRACTICE_PREFIX = "ready_practice_"
+#: Prefix of the verdict's buttons for the items holding readiness back: ready_next_<checklist id>.
+READY_NEXT_PREFIX = "ready_next_"
+#: The empty state's button to the practice page.
+READY_START = "ready_start"
+READY_EXPORT_CSV = "ready_export_csv"
+READY_EXPORT_JSON = "ready_export_json"

@@ -13,12 +13,12 @@ from fsrs import Rating
 from progress import Attempt, Mode, Status, Store
 from progress.aggregates import (
     ITEM_DAY_TOTALS_SQL,
-    answer_counts,
     daily_accuracy,
     item_day_totals,
     load_snapshot,
     mock_scores,
     reviews_per_day,
+    started_items,
     tried_templates,
 )
 from progress.readiness import ItemStatus, assess
@@ -97,13 +97,14 @@ def test_daily_accuracy_sums_items_and_modes(store: Store) -> None:
         assert point.accuracy == pytest.approx(sum(by_day[point.day]) / len(by_day[point.day]))
 
 
-def test_counts_and_tried_templates(store: Store) -> None:
-    store.record_attempts([a for a in random_attempts(5) if a.template_id != "kv-c"])
+def test_started_items_and_tried_templates_are_those_with_answers(store: Store) -> None:
+    store.record_attempts(
+        [a for a in random_attempts(5) if a.template_id != "kv-c" and a.checklist_item != "fusion"]
+    )
     with store.connect(write=False) as conn:
-        counts = answer_counts(conn)
+        started = started_items(conn, ["kv-cache", "fusion", "not-an-item"])
         tried = tried_templates(conn, ["kv-a", "kv-c", "not-in-the-store"])
-    assert sum(counts.values()) == store.attempt_count()
-    assert tried == {"kv-a"}
+    assert (started, tried) == ({"kv-cache"}, {"kv-a"})
 
 
 def test_the_aggregate_reads_a_covering_index_not_the_table(store: Store) -> None:
@@ -161,10 +162,19 @@ def test_mock_scores_keep_finished_mocks_in_order(store: Store) -> None:
 
 def test_a_snapshot_of_an_empty_store_is_every_item_not_started(store: Store) -> None:
     snapshot = load_snapshot(store, template_ids_by_item=ITEMS, now=NOW)
-    assert snapshot.n_answers == 0
+    assert snapshot.empty
     assert snapshot.daily_accuracy == () and snapshot.reviews_per_day == () and snapshot.mock_scores == ()
     overall = assess(snapshot.evidence, now=NOW)
     assert [i.status for i in overall.items] == [ItemStatus.NOT_STARTED] * 2
+
+
+def test_the_snapshot_version_moves_with_every_answer_and_review(store: Store) -> None:
+    versions = [load_snapshot(store, template_ids_by_item=ITEMS, now=NOW).version]
+    store.record_attempts(random_attempts(8, n=1))
+    versions.append(load_snapshot(store, template_ids_by_item=ITEMS, now=NOW).version)
+    review(store, template_id="kv-a", checklist_item="kv-cache", rating=Rating.Good, now=NOW)
+    versions.append(load_snapshot(store, template_ids_by_item=ITEMS, now=NOW).version)
+    assert len(set(versions)) == 3
 
 
 def test_a_snapshot_gathers_each_items_evidence(store: Store) -> None:
@@ -175,4 +185,4 @@ def test_a_snapshot_gathers_each_items_evidence(store: Store) -> None:
     assert (kv.checklist_item, fusion.checklist_item) == ("kv-cache", "fusion")
     assert set(kv.cards) == {"kv-a"} and fusion.cards == {}
     assert kv.attempted_template_ids == frozenset(ITEMS["kv-cache"])
-    assert kv.n_answers + fusion.n_answers == snapshot.n_answers == 300
+    assert kv.started and fusion.started and not snapshot.empty

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from fsrs import Card, Rating, Scheduler
 
 from progress.plan import Plan, make_plan, seconds_per_card
-from progress.readiness import ItemEvidence, ItemStatus
+from progress.readiness import DayTotal, ItemEvidence, ItemStatus
 
 TODAY = date(2026, 11, 2)
 ITEMS = ("three-regimes", "fusion", "kv-cache", "two-p-flops")
@@ -18,7 +19,7 @@ SECONDS_PER_CARD = 150.0
 def fresh(items: tuple[str, ...] = ITEMS, n_templates: int = 4) -> list[ItemEvidence]:
     """A user who has answered nothing yet."""
     return [
-        ItemEvidence(item, tuple(f"{item}-{i}" for i in range(n_templates)), frozenset(), 0, (), {})
+        ItemEvidence(item, tuple(f"{item}-{i}" for i in range(n_templates)), frozenset(), False, (), {})
         for item in items
     ]
 
@@ -37,7 +38,7 @@ def plan(evidence: list[ItemEvidence], *, days: int, minutes: int = 30, new_limi
 
 def test_a_far_date_gets_a_plan_that_introduces_every_template_and_ends_ready() -> None:
     result = plan(fresh(), days=30)
-    assert result.feasible and result.warning is None
+    assert result.feasible and result.practice_enough and result.warning is None
     assert result.new_by_item == {item: 4 for item in ITEMS}
     assert all(item.status is ItemStatus.READY for item in result.projected.items)
     assert len(result.days) == 30 and result.days[0].day == TODAY
@@ -47,7 +48,7 @@ def test_a_far_date_gets_a_plan_that_introduces_every_template_and_ends_ready() 
 
 def test_a_near_date_is_a_clear_warning_with_the_earliest_date_that_works() -> None:
     result = plan(fresh(), days=1)
-    assert not result.feasible
+    assert not result.feasible and not result.practice_enough
     assert result.warning is not None and "too close" in result.warning
     assert result.earliest_ready_date is not None and result.earliest_ready_date > TODAY + timedelta(days=1)
     assert plan(fresh(), days=(result.earliest_ready_date - TODAY).days).feasible
@@ -75,7 +76,7 @@ def test_templates_that_already_have_cards_are_reviewed_not_introduced_again() -
         "kv-cache",
         evidence[0].template_ids,
         frozenset({"kv-cache-0"}),
-        1,
+        True,
         (),
         {"kv-cache-0": known},
     )
@@ -90,9 +91,21 @@ def test_the_daily_new_card_limit_is_kept() -> None:
 
 
 def test_an_item_without_questions_does_not_block_the_others() -> None:
-    evidence = [*fresh(), ItemEvidence("fusion-extra", (), frozenset(), 0, (), {})]
+    evidence = [*fresh(), ItemEvidence("fusion-extra", (), frozenset(), False, (), {})]
     result = plan(evidence, days=30)
     assert result.feasible
+
+
+def test_wrong_mock_answers_are_named_as_what_practice_cannot_fix() -> None:
+    evidence = fresh()
+    wrong_mocks = (DayTotal("fusion", TODAY - timedelta(days=1), True, 3, 0.0, 3, 300.0),)
+    evidence[1] = replace(evidence[1], started=True, day_totals=wrong_mocks)
+    result = plan(evidence, days=30)
+    assert result.practice_enough and not result.feasible
+    assert result.warning is not None
+    assert "Practice alone cannot make fusion ready" in result.warning
+    assert "too close" not in result.warning
+    assert result.new_by_item["fusion"] == 4
 
 
 def test_seconds_per_card_adds_reading_time_to_the_answer_time() -> None:

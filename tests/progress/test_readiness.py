@@ -74,7 +74,7 @@ def evidence(
         checklist_item=item,
         template_ids=TEMPLATES,
         attempted_template_ids=frozenset(a.template_id for a in answers),
-        n_answers=len(answers),
+        started=bool(answers),
         day_totals=totals,
         cards=cards or {},
     )
@@ -153,7 +153,7 @@ def test_mostly_wrong_mock_answers_keep_an_otherwise_strong_item_from_ready() ->
         checklist_item=strong.checklist_item,
         template_ids=strong.template_ids,
         attempted_template_ids=strong.attempted_template_ids,
-        n_answers=strong.n_answers + 3,
+        started=True,
         day_totals=strong.day_totals + bad_mocks.day_totals,
         cards=strong.cards,
     )

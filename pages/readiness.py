@@ -1,0 +1,266 @@
+"""Readiness: the ten checklist items, how ready and why, a plan to the interview date, the export."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from datetime import date
+
+import pandas as pd
+import streamlit as st
+
+from progress import ExportFormat, Settings, Store, StoreError, export_attempts
+from progress.aggregates import load_snapshot
+from progress.plan import Plan, make_plan, seconds_per_card
+from progress.readiness import (
+    DEFAULT_RULE,
+    Gate,
+    ItemEvidence,
+    ItemReadiness,
+    ItemStatus,
+    assess,
+    seconds_per_answer,
+)
+from progress.scheduling import scheduler_for
+from progress.utc import day_start
+from question_bank import BankError, load_checklist
+from ui import cached
+from ui import readiness_charts as charts
+from ui import state_keys as keys
+from ui.context import db_path, now
+
+PRACTICE_PAGE = "pages/practice.py"
+_GATE_TEXT = {
+    Gate.SCORE: f"score ≥ {DEFAULT_RULE.ready_score:.0f}",
+    Gate.ACCURACY: f"accuracy ≥ {DEFAULT_RULE.ready_min_accuracy:.0%}",
+    Gate.RETRIEVABILITY: f"predicted recall ≥ {DEFAULT_RULE.ready_min_retrievability:.0%}",
+    Gate.MOCKS: f"mock answers at least {DEFAULT_RULE.ready_min_mock_mean:.0%} right",
+}
+_STATUS_BADGE = {
+    ItemStatus.NOT_STARTED: ("not started", "gray"),
+    ItemStatus.LEARNING: ("learning", "red"),
+    ItemStatus.SHAKY: ("shaky", "orange"),
+    ItemStatus.READY: ("ready", "green"),
+}
+
+
+def _practice_button(item_id: str | None, label: str, key: str) -> None:
+    """A button that opens Practice, filtered on ``item_id`` (all items when None)."""
+    if st.button(label, key=key, icon=":material/school:"):
+        st.session_state[keys.PRACTICE_FILTER_ITEM] = item_id
+        st.switch_page(PRACTICE_PAGE)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _plan(
+    db: str, version: tuple[int, int], today: date, settings: dict[str, object], _evidence: list[ItemEvidence]
+) -> Plan:
+    # Keyed on the database, its data version, the settings and the day: the plan simulates hundreds of
+    # days of reviews, so a rerun that changed none of these reuses it. ``_evidence`` is not hashed.
+    del db, version
+    chosen = Settings.from_dict(settings)
+    measured_s = seconds_per_answer(_evidence, now=day_start(today))
+    return make_plan(
+        _evidence,
+        today=today,
+        interview_date=chosen.interview_date or today,
+        minutes_per_day=chosen.minutes_per_day,
+        seconds_per_card=seconds_per_card(answer_seconds=measured_s),
+        daily_new_limit=chosen.daily_new_limit,
+        scheduler=scheduler_for(chosen, enable_fuzzing=False),
+        answer_seconds=measured_s,
+    )
+
+
+def _factor_table(item: ItemReadiness) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "factor": [f.name.value for f in item.factors],
+            "value": [f"{f.value:.0%}" for f in item.factors],
+            "weight": [f"{f.weight:.0%}" for f in item.factors],
+            "points": [round(f.points, 1) for f in item.factors],
+            "detail": [f.detail for f in item.factors],
+        }
+    )
+
+
+st.title("Readiness")
+try:
+    bank = cached.bank()
+except BankError as exc:
+    st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{exc}")
+    st.stop()
+checklist = load_checklist()
+titles = {item.id: item.title for item in checklist}
+moment = now()
+store = Store(db_path())
+try:
+    settings = store.settings()
+    snapshot = load_snapshot(
+        store,
+        template_ids_by_item={item.id: [t.id for t in bank.by_checklist(item.id)] for item in checklist},
+        now=moment,
+    )
+except StoreError as exc:
+    st.error(str(exc))
+    st.stop()
+overall = assess(snapshot.evidence, now=moment)
+
+# --- the verdict -----------------------------------------------------------------------------------
+if snapshot.empty:
+    st.info(
+        "No answers yet, so every item is **not started**. Answer a few problems in Practice (ten minutes "
+        "is plenty to begin); this page then shows, item by item, how ready you are and why."
+    )
+    _practice_button(None, "Start practising", keys.READY_START)
+elif overall.ready:
+    st.success("**Ready.** Every checklist item is ready. Keep the daily reviews going until the interview.")
+else:
+    n_back = len(overall.holding_back)
+    st.warning(
+        f"**Not ready yet:** {n_back} of {len(overall.items)} items hold you back. Next, weakest first:"
+    )
+    for item in overall.holding_back[:3]:
+        step_col, go_col = st.columns([4, 1])
+        first_step = next(iter(item.next_steps), "")
+        step_col.markdown(f"**{titles[item.checklist_item]}** ({item.score:.0f}/100): {first_step}")
+        with go_col:
+            _practice_button(item.checklist_item, "Practise it", keys.READY_NEXT_PREFIX + item.checklist_item)
+
+# --- the ten items ---------------------------------------------------------------------------------
+st.subheader("The ten items")
+st.caption(
+    f"Score 0–100 from six weighted factors; **ready** at {DEFAULT_RULE.ready_score:.0f} or more with "
+    f"accuracy ≥ {DEFAULT_RULE.ready_min_accuracy:.0%} and predicted recall ≥ "
+    f"{DEFAULT_RULE.ready_min_retrievability:.0%}. Recent answers count most (half-life "
+    f"{DEFAULT_RULE.half_life_days:g} days)."
+)
+for entry, item in zip(checklist, overall.items, strict=True):
+    label, colour = _STATUS_BADGE[item.status]
+    with st.container(border=True):
+        head, score_col = st.columns([4, 1])
+        head.markdown(f"**{entry.title}**: {entry.ready_when}.")
+        head.badge(label, color=colour)
+        score_col.metric("Score", f"{item.score:.0f}")
+        with st.expander("Why: factors and next steps"):
+            st.dataframe(_factor_table(item), hide_index=True)
+            for step in item.next_steps:
+                st.markdown(f"- {step}")
+            if item.unmet and item.status is not ItemStatus.NOT_STARTED:
+                st.caption(
+                    "Not yet met for ready: " + ", ".join(_GATE_TEXT[gate] for gate in item.unmet) + "."
+                )
+            st.caption(f"Reading: {entry.reading}")
+        if item.status is not ItemStatus.READY:
+            _practice_button(entry.id, f"Practise {entry.title}", keys.READY_PRACTICE_PREFIX + entry.id)
+
+# --- pictures --------------------------------------------------------------------------------------
+st.subheader("Over time")
+per_item, accuracy, calendar, mocks, timing = st.tabs(
+    ["Readiness per item", "Accuracy", "Reviews", "Mock scores", "Time per answer"]
+)
+with per_item:
+    st.altair_chart(charts.readiness_per_item(overall.items, titles), width="stretch")
+with accuracy:
+    if snapshot.daily_accuracy:
+        st.altair_chart(charts.accuracy_over_time(snapshot.daily_accuracy), width="stretch")
+    else:
+        st.info("Your daily accuracy appears here once you have answered problems in Practice.")
+with calendar:
+    if snapshot.reviews_per_day:
+        st.altair_chart(
+            charts.review_calendar(snapshot.reviews_per_day, today=moment.date()), width="stretch"
+        )
+    else:
+        st.info("A calendar of your spaced-repetition reviews fills in as you work through the daily queue.")
+with mocks:
+    if snapshot.mock_scores:
+        st.altair_chart(charts.mock_scores(snapshot.mock_scores), width="stretch")
+    else:
+        st.info(
+            "No finished mock interview yet. Take one on the Mock interview page to see your scores here."
+        )
+with timing:
+    if any(item.seconds_per_answer is not None for item in overall.items):
+        st.altair_chart(charts.time_per_answer(overall.items, titles), width="stretch")
+    else:
+        st.info(
+            f"Seconds per answer, item by item, against a {DEFAULT_RULE.target_seconds_per_answer:.0f} s "
+            "target, appear once you have answered problems."
+        )
+
+# --- plan to the interview -------------------------------------------------------------------------
+st.subheader("Plan to the interview")
+date_col, minutes_col = st.columns(2)
+interview: date | None = date_col.date_input(
+    "Interview date", value=settings.interview_date, key=keys.READY_INTERVIEW_DATE
+)
+minutes = int(
+    minutes_col.number_input(
+        "Minutes per day",
+        min_value=5,
+        max_value=480,
+        step=5,
+        value=settings.minutes_per_day,
+        key=keys.READY_MINUTES_PER_DAY,
+    )
+)
+if st.button("Save plan settings", key=keys.READY_SAVE_SETTINGS):
+    settings = dataclasses.replace(settings, interview_date=interview, minutes_per_day=minutes)
+    try:
+        store.save_settings(settings)
+    except StoreError as exc:
+        st.error(str(exc))
+    else:
+        st.toast("Plan settings saved.")
+if settings.interview_date is None:
+    st.info(
+        "Set your interview date and the minutes you can spend a day, then save: a day-by-day plan appears."
+    )
+else:
+    plan = _plan(
+        str(db_path()), snapshot.version, moment.date(), dict(settings.to_dict()), list(snapshot.evidence)
+    )
+    if not plan.practice_enough:
+        st.error(plan.warning or "")
+    elif plan.warning:
+        st.warning(plan.warning)
+    else:
+        st.success(
+            f"At {settings.minutes_per_day} minutes a day, every item can be ready by {plan.interview_date}."
+        )
+    st.caption(
+        f"{plan.cards_per_day} cards a day at about {plan.seconds_per_card:.0f} s each (your answer time "
+        "plus reading the feedback). Extra variants are practice without scheduling effect, for items "
+        "short of recent answers."
+    )
+    if plan.days:
+        table = pd.DataFrame(
+            {
+                "day": [d.day.isoformat() for d in plan.days],
+                "new cards": [d.new_cards for d in plan.days],
+                "reviews": [d.reviews for d in plan.days],
+                "extra variants": [d.extra_variants for d in plan.days],
+                "minutes": [round(d.minutes) for d in plan.days],
+            }
+        )
+        st.dataframe(table, hide_index=True)
+
+# --- export ----------------------------------------------------------------------------------------
+st.subheader("Export")
+st.caption("Every answer you have given, the same as `python -m progress export`.")
+# Callables: a file is built only when its button is pressed, not on every rerun.
+for column, export_format, mime, key in zip(
+    st.columns(2),
+    (ExportFormat.CSV, ExportFormat.JSON),
+    ("text/csv", "application/json"),
+    (keys.READY_EXPORT_CSV, keys.READY_EXPORT_JSON),
+    strict=True,
+):
+    column.download_button(
+        f"Attempts as {export_format.value.upper()}",
+        data=functools.partial(export_attempts, db_path(), export_format),
+        file_name=f"roofline-drill-attempts.{export_format.value}",
+        mime=mime,
+        key=key,
+    )

@@ -1,0 +1,170 @@
+"""AppTest of the readiness page on an empty database and on a seeded one."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from fsrs import Rating
+from streamlit.testing.v1 import AppTest
+
+from progress import Attempt, Mode, Settings, Status, Store
+from progress.scheduling import review
+from question_bank import load_bank, load_checklist
+from ui import state_keys as keys
+
+NOW = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
+
+
+def page(db: Path) -> AppTest:
+    at = AppTest.from_file("../../app.py", default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = lambda: NOW
+    at.switch_page("pages/readiness.py")
+    return at.run()
+
+
+def seed(db: Path, *, mastered: str = "kv-cache", started: str = "fusion") -> None:
+    """Each template of ``mastered`` right for ten days and well reviewed; one miss on ``started``."""
+    store = Store(db, clock=lambda: NOW)
+    bank = load_bank()
+    templates = [t.id for t in bank.by_checklist(mastered)]
+    attempts = [
+        Attempt(
+            created_at=NOW - timedelta(days=day, hours=1),
+            template_id=template_id,
+            checklist_item=mastered,
+            seed=day,
+            response="ok",
+            status=Status.CORRECT,
+            score=1.0,
+            mode=Mode.PRACTICE,
+            duration_s=45.0,
+        )
+        for day in range(10)
+        for template_id in templates
+    ]
+    other = bank.by_checklist(started)
+    other_id = other[0].id if other else f"{started}-first"
+    attempts.append(
+        Attempt(
+            created_at=NOW - timedelta(days=1),
+            template_id=other_id,
+            checklist_item=started,
+            seed=7,
+            response="no idea",
+            status=Status.INCORRECT,
+            score=0.0,
+            duration_s=300.0,
+        )
+    )
+    store.record_attempts(attempts)
+    for template_id in templates:
+        for days_ago in (20, 20, 18, 6):
+            when = NOW - timedelta(days=days_ago)
+            review(store, template_id=template_id, checklist_item=mastered, rating=Rating.Good, now=when)
+    with store.connect() as conn:
+        finished = (NOW - timedelta(days=2)).isoformat()
+        conn.execute(
+            "INSERT INTO mocks (created_at, started_at, deadline, finished_at, duration_s, config, problems, "
+            "status, score) VALUES (?, ?, ?, ?, 900, '{}', '[]', 'finished', 0.6)",
+            (finished, finished, finished, finished),
+        )
+
+
+def texts(elements: object) -> str:
+    return "\n".join(str(e.value) for e in elements)  # type: ignore[attr-defined]
+
+
+def test_an_empty_database_shows_what_to_do_first(tmp_path: Path) -> None:
+    at = page(tmp_path / "progress.db")
+    assert not at.exception
+    info = texts(at.info)
+    assert "No answers yet" in info
+    assert "Mock interview page" in info
+    assert "Set your interview date" in info
+    assert len(at.get("vega_lite_chart")) == 1  # readiness per item, all zero
+    assert at.button(key=keys.READY_START)
+    assert len([b for b in at.button if b.key.startswith(keys.READY_PRACTICE_PREFIX)]) == len(
+        load_checklist()
+    )
+
+
+def test_the_ten_items_use_the_topic_cards_wording(tmp_path: Path) -> None:
+    at = page(tmp_path / "progress.db")
+    markdown = texts(at.markdown)
+    for item in load_checklist():
+        assert item.ready_when in markdown
+
+
+def test_a_seeded_database_shows_scores_factors_and_what_holds_it_back(tmp_path: Path) -> None:
+    db = tmp_path / "progress.db"
+    seed(db)
+    at = page(db)
+    assert not at.exception
+    assert "No answers yet" not in texts(at.info)
+    assert "Not ready yet" in texts(at.warning)
+    kv = next(i for i, item in enumerate(load_checklist()) if item.id == "kv-cache")
+    assert int(at.metric[kv].value) >= 50
+    factor_tables = [df.value for df in at.dataframe]
+    assert factor_tables and list(factor_tables[0]["factor"]) == [
+        "accuracy",
+        "retrievability",
+        "stability",
+        "mocks",
+        "coverage",
+        "time",
+    ]
+    # Readiness per item, accuracy, the review calendar, mock scores and time per answer.
+    assert len(at.get("vega_lite_chart")) == 5
+
+
+def test_saving_a_near_interview_date_warns_and_plans(tmp_path: Path) -> None:
+    db = tmp_path / "progress.db"
+    seed(db)
+    at = page(db)
+    at.date_input(key=keys.READY_INTERVIEW_DATE).set_value(NOW.date() + timedelta(days=2))
+    at.number_input(key=keys.READY_MINUTES_PER_DAY).set_value(20)
+    at.button(key=keys.READY_SAVE_SETTINGS).click().run()
+    assert not at.exception
+    saved = Store(db).settings()
+    assert (saved.interview_date, saved.minutes_per_day) == (NOW.date() + timedelta(days=2), 20)
+    assert "too close" in texts(at.error)
+    plan_table = at.dataframe[-1].value
+    assert list(plan_table["day"]) == [NOW.date().isoformat(), (NOW.date() + timedelta(days=1)).isoformat()]
+
+
+def test_a_far_interview_date_gets_a_plan_without_warning(tmp_path: Path) -> None:
+    db = tmp_path / "progress.db"
+    Store(db).save_settings(Settings(interview_date=date(2027, 1, 31), minutes_per_day=60))
+    at = page(db)
+    assert not at.exception
+    assert not at.error
+    assert "every item can be ready" in texts(at.success)
+    assert len(at.dataframe[-1].value) == (date(2027, 1, 31) - NOW.date()).days
+
+
+@pytest.mark.parametrize("item", ["fusion", "kv-cache"])
+def test_practise_buttons_open_practice_filtered_on_the_item(tmp_path: Path, item: str) -> None:
+    at = page(tmp_path / "progress.db")
+    at.button(key=keys.READY_PRACTICE_PREFIX + item).click().run()
+    assert at.session_state[keys.PRACTICE_FILTER_ITEM] == item
+    assert at.selectbox(key=keys.PRACTICE_FILTER_ITEM).value == item
+
+
+def test_the_verdict_links_the_weakest_item_to_practice(tmp_path: Path) -> None:
+    db = tmp_path / "progress.db"
+    seed(db)
+    at = page(db)
+    first = next(b for b in at.button if b.key.startswith(keys.READY_NEXT_PREFIX))
+    item = first.key.removeprefix(keys.READY_NEXT_PREFIX)
+    assert item != "kv-cache"  # the seeded, well-practised item is not the weakest
+    first.click().run()
+    assert at.session_state[keys.PRACTICE_FILTER_ITEM] == item
+
+
+def test_both_exports_are_offered(tmp_path: Path) -> None:
+    at = page(tmp_path / "progress.db")
+    labels = {b.key: b.label for b in at.download_button}
+    assert labels == {keys.READY_EXPORT_CSV: "Attempts as CSV", keys.READY_EXPORT_JSON: "Attempts as JSON"}
