@@ -168,6 +168,10 @@ def main() -> None:
     print(f"ratio {SIZES[-1]:,} / {SIZES[0]:,}: {ratio:.2f}x (goal <= {GOAL_RATIO:g}x)")
     print(f"at {SIZES[-1]:,}: {large:.3f} s (goal <= {GOAL_LARGE_S} s)")
     print("goals met" if ratio <= GOAL_RATIO and large <= GOAL_LARGE_S else "goals NOT met")
+    print(
+        "(reruns reuse the plan while no answer, review or setting changes; the 'plan' part above is what "
+        "the first render after such a change adds)"
+    )
 
 
 if __name__ == "__main__":
