@@ -88,3 +88,18 @@ READY_NEXT_PREFIX = "ready_next_"
 READY_START = "ready_start"
 READY_EXPORT_CSV = "ready_export_csv"
 READY_EXPORT_JSON = "ready_export_json"
+
+# --- GPU checks page -------------------------------------------------------------------------------
+#: The runner the page starts runs with (a gpu_checks.Runner; tests seed a fast fake).
+GPU_RUNNER = "gpu_runner"
+#: The gpu_checks.RunHandle of the run started from this session, or absent.
+GPU_HANDLE = "gpu_handle"
+GPU_DEVICE = "gpu_device"
+GPU_QUICK = "gpu_quick"
+GPU_FULL = "gpu_full"
+GPU_STOP = "gpu_stop"
+GPU_HISTORY_PICK = "gpu_history_pick"
+GPU_CSV_SAMPLES = "gpu_csv_samples"
+GPU_CSV_COMPARISONS = "gpu_csv_comparisons"
+#: Prefix of the per-checklist-item practice buttons: gpu_practice_<checklist id>.
+GPU_PRACTICE_PREFIX = "gpu_practice_"

@@ -1,0 +1,114 @@
+"""Fusion: clamp_min then clamp_max, as two ops or as one fused kernel, on one large tensor.
+
+Unfused, each op reads its input and writes its output; fused, the chain reads once and writes
+once, so the estimator's ``elementwise_chain_bytes`` halves. The fused kernel comes from
+``torch.compile`` when the plan allows it and the compile finishes within its time box, else
+from the single op ``torch.clamp`` (the same arithmetic in one pass). A comparison counts as
+one FLOP. The time ratio (fused / unfused) is reported beside the bytes ratio.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from gpu_checks.probes.context import ProbeContext
+from gpu_checks.probes.sizes import bandwidth_target, triad_array_elements
+from gpu_checks.results import FusionResult, Sample
+from grader.estimator import elementwise_chain_bytes
+
+_WORD = 4  # float32
+_LOW, _HIGH = -0.5, 0.5
+_UNFUSED = "torch.clamp_min(x, -0.5, out=tmp); torch.clamp_max(tmp, 0.5, out=out)"
+_SINGLE_OP = "torch.clamp(x, -0.5, 0.5, out=out)"
+
+
+def _chain(x: Any, out: Any) -> None:
+    out.copy_(x.clamp_min(_LOW).clamp_max(_HIGH))
+
+
+def compile_within(
+    *, x: Any, out: Any, timeout_s: float, compiler: Callable[[Any], Any] | None = None
+) -> tuple[Callable[[Any, Any], None] | None, float, str | None]:
+    """Compile the chain and run it once on (x, out), giving up after ``timeout_s`` seconds.
+
+    Returns (compiled function or None, seconds spent, reason it was not used or None). A compile
+    that outlives its box keeps running in a daemon thread; the caller falls back meanwhile.
+    """
+    import torch
+
+    compile_fn = compiler or (lambda fn: torch.compile(fn, dynamic=False))
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            compiled = compile_fn(_chain)
+            compiled(x, out)
+            outcome["fn"] = compiled
+        except Exception as error:  # any backend failure (no compiler, unsupported device) means fallback
+            outcome["error"] = f"{type(error).__name__}: {error}"
+
+    started = time.monotonic()
+    worker = threading.Thread(target=work, name="gpu-checks-compile", daemon=True)
+    worker.start()
+    worker.join(timeout_s)
+    spent = time.monotonic() - started
+    if worker.is_alive():
+        return None, spent, f"torch.compile took longer than {timeout_s:g} s"
+    if "error" in outcome:
+        return None, spent, f"torch.compile failed ({outcome['error'][:200]})"
+    if not torch.equal(out, torch.clamp(x, _LOW, _HIGH)):
+        return None, spent, "torch.compile gave a different result"
+    return outcome["fn"], spent, None
+
+
+def _sample(
+    ctx: ProbeContext, label: str, stmt: str, namespace: dict[str, Any], *, n: int, moved: float, arrays: int
+) -> Sample:
+    # Two comparisons per element either way; the arrays touched set the working set.
+    return Sample(
+        label=label,
+        size=n,
+        bytes_moved=moved,
+        flops=2.0 * n,
+        working_set_bytes=float(arrays * n * _WORD),
+        timing=ctx.time(stmt, namespace),
+    )
+
+
+def run_fusion(ctx: ProbeContext, *, compiler: Callable[[Any], Any] | None = None) -> FusionResult:
+    """Time the chain unfused and fused on arrays a third of the bandwidth working set each."""
+    import torch
+
+    working_set = bandwidth_target(ctx.plan, llc_bytes=ctx.device.llc_bytes, cap_bytes=ctx.cap_bytes).n_bytes
+    n = triad_array_elements(working_set)
+    x, tmp, out = ctx.arena.tensors(n, torch.float32, count=3)
+    namespace: dict[str, Any] = {"torch": torch, "x": x, "tmp": tmp, "out": out}
+    notes: list[str] = []
+    fused_stmt, fused_with, compile_s = _SINGLE_OP, "torch.clamp", None
+    if ctx.plan.fusion_use_compile:
+        ctx.step(0.0, "fusion: torch.compile")
+        fn, compile_s, reason = compile_within(
+            x=x, out=out, timeout_s=ctx.plan.compile_timeout_s, compiler=compiler
+        )
+        if fn is None:
+            notes.append(f"{reason}; fused with torch.clamp instead")
+        else:
+            fused_stmt, fused_with = "fused(x, out)", "torch.compile"
+            namespace["fused"] = fn
+    unfused_bytes = elementwise_chain_bytes(n_elements=n, bytes_per_element=_WORD, n_ops=2, fused=False)
+    fused_bytes = elementwise_chain_bytes(n_elements=n, bytes_per_element=_WORD, n_ops=2, fused=True)
+    ctx.step(0.3, "fusion: unfused")
+    unfused = _sample(ctx, "unfused", _UNFUSED, namespace, n=n, moved=unfused_bytes, arrays=3)
+    ctx.step(0.7, f"fusion: fused ({fused_with})")
+    fused = _sample(ctx, "fused", fused_stmt, namespace, n=n, moved=fused_bytes, arrays=2)
+    return FusionResult(
+        samples=(unfused, fused),
+        fused_with=fused_with,
+        compile_s=compile_s,
+        time_ratio=fused.seconds / unfused.seconds,
+        bytes_ratio=fused_bytes / unfused_bytes,
+        notes=tuple(notes),
+    )

@@ -1,0 +1,136 @@
+"""Reports as rows for tables and CSV, with SI figures formatted for people.
+
+Rows are lists of plain dicts (str, int, float, bool or None values), ready for a dataframe, a
+CSV file or a terminal table. Numbers stay in SI units in CSV; ``format_si`` is for display.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from gpu_checks.report import RunReport
+from gpu_checks.results import Sample
+
+_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+_SUBUNIT_SECONDS = ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns"))
+
+
+def format_si(value: float | None, unit: str) -> str:
+    """``value`` (SI, in ``unit``) with a decimal prefix and 3 significant figures; "n/a" for None."""
+    if value is None or not math.isfinite(value):
+        return "n/a"
+    if unit == "s":
+        scale, name = next(((s, n) for s, n in _SUBUNIT_SECONDS if abs(value) >= s), _SUBUNIT_SECONDS[-1])
+        return f"{value / scale:.3g} {name}"
+    if unit in ("", "FLOP/B"):
+        return f"{value:,.3g}" + (f" {unit}" if unit else "")
+    scale, prefix = next(((s, p) for s, p in _PREFIXES if abs(value) >= s), _PREFIXES[-1])
+    return f"{value / scale:.3g} {prefix}{unit}"
+
+
+def _sample_row(probe: str, sample: Sample) -> dict[str, Any]:
+    return {
+        "probe": probe,
+        "label": sample.label,
+        "size": sample.size,
+        "bytes_moved": sample.bytes_moved,
+        "flops": sample.flops,
+        "working_set_bytes": sample.working_set_bytes,
+        "median_s": sample.seconds,
+        "iqr_s": sample.timing.iqr_s,
+        "spread": sample.timing.spread,
+        "noisy": sample.timing.noisy,
+        "replicates": len(sample.timing.times_s),
+        "bytes_per_s": sample.bytes_per_s,
+        "flops_per_s": sample.flops_per_s,
+        "arithmetic_intensity": sample.arithmetic_intensity,
+    }
+
+
+def probe_samples(report: RunReport) -> list[tuple[str, Sample]]:
+    """Every sample of the report with its probe's name, probe by probe, sizes ascending."""
+    groups: list[tuple[str, Sequence[Sample]]] = [
+        ("bandwidth", report.bandwidth.samples if report.bandwidth else ()),
+        ("matmul", report.matmul.samples if report.matmul else ()),
+        ("overhead", report.overhead.samples if report.overhead else ()),
+        *((f"decode {d.dtype}", d.samples) for d in report.decode),
+        ("fusion", report.fusion.samples if report.fusion else ()),
+    ]
+    return [
+        (probe, sample)
+        for probe, samples in groups
+        for sample in sorted(samples, key=lambda s: (s.label, s.size))
+    ]
+
+
+def sample_rows(report: RunReport) -> list[dict[str, Any]]:
+    """One row per timed sample, SI units."""
+    return [_sample_row(probe, sample) for probe, sample in probe_samples(report)]
+
+
+def comparison_rows(report: RunReport) -> list[dict[str, Any]]:
+    """One row per prediction set beside its measurement, SI units, with display strings."""
+    return [
+        {
+            "checklist_item": c.check_id,
+            "quantity": c.label,
+            "predicted": c.predicted,
+            "measured": c.measured,
+            "ratio": c.ratio,
+            "unit": c.unit,
+            "predicted_text": format_si(c.predicted, c.unit),
+            "measured_text": format_si(c.measured, c.unit),
+            "basis": c.basis,
+        }
+        for c in report.comparisons()
+    ]
+
+
+def history_rows(reports: Iterable[RunReport]) -> list[dict[str, Any]]:
+    """One row per past run: when, plan, device and headline figures (display strings)."""
+    rows = []
+    for report in reports:
+        summary = report.summary()
+        peaks = summary["matmul_peak_flops"]
+        rows.append(
+            {
+                "started_at": report.started_at,
+                "plan": report.plan,
+                "device": report.device.name,
+                "bandwidth": format_si(summary["mem_bandwidth_bytes_per_s"], "B/s"),
+                "matmul_peak": format_si(max(peaks.values()) if peaks else None, "FLOP/s"),
+                "overhead_per_op": format_si(summary["overhead_s_per_op"], "s"),
+                "decode_knee": format_si(summary["decode_knee_batch_measured"], ""),
+                "stopped": report.stopped,
+            }
+        )
+    return rows
+
+
+def roofline_points(report: RunReport) -> list[dict[str, Any]]:
+    """Points for ``ui.roofline_chart``: every sample that does arithmetic, labelled by probe."""
+    return [
+        {
+            "label": probe if probe.startswith("decode") else f"{probe} {sample.label}",
+            "arithmetic_intensity": sample.arithmetic_intensity,
+            "flops_per_s": sample.flops_per_s,
+            "size": sample.size,
+        }
+        for probe, sample in probe_samples(report)
+        if sample.arithmetic_intensity
+    ]
+
+
+def to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    """``rows`` as CSV text with a header (the first row's keys); empty text for no rows."""
+    if not rows:
+        return ""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()

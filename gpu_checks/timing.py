@@ -1,0 +1,83 @@
+"""Timing one statement with ``torch.utils.benchmark``: replicates, median and spread.
+
+``torch.utils.benchmark.Timer`` warms up, picks a block size that makes the timer's own cost
+negligible, pins the CPU thread count for the measurement and synchronises the accelerator
+(CUDA or MPS, through ``torch.accelerator``) before reading the clock, so no hand-made loop is
+needed. ``adaptive_autorange`` keeps timing blocks until the interquartile range is under
+:data:`NOISE_THRESHOLD` of the median (at least four blocks) or the time cap is reached.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gpu_checks.record import Record
+
+#: A measurement whose interquartile range exceeds this fraction of its median is flagged noisy.
+NOISE_THRESHOLD = 0.10
+
+
+@dataclass(frozen=True)
+class Timing(Record):
+    """Replicated timings of one statement, in seconds per call.
+
+    ``times_s`` holds one value per timed block (each block ran the statement
+    ``number_per_block`` times, and the value is the block's time divided by that count).
+    """
+
+    times_s: tuple[float, ...]
+    number_per_block: int
+    median_s: float
+    iqr_s: float
+
+    @property
+    def spread(self) -> float:
+        """Interquartile range over median (0 when there is one replicate)."""
+        return self.iqr_s / self.median_s if self.median_s > 0 else 0.0
+
+    @property
+    def noisy(self) -> bool:
+        """Whether the spread exceeds :data:`NOISE_THRESHOLD` (other work on the machine, clocks)."""
+        return self.spread > NOISE_THRESHOLD
+
+
+def timing_from_times(*, times_s: Sequence[float], number_per_block: int = 1) -> Timing:
+    """A :class:`Timing` from per-call times: median and interquartile range (linear quantiles)."""
+    if not times_s:
+        raise ValueError("a timing needs at least one replicate")
+    values = [float(t) for t in times_s]
+    if len(values) == 1:
+        iqr = 0.0
+    else:
+        p25, _, p75 = statistics.quantiles(values, n=4, method="inclusive")
+        iqr = p75 - p25
+    return Timing(
+        times_s=tuple(values),
+        number_per_block=number_per_block,
+        median_s=statistics.median(values),
+        iqr_s=iqr,
+    )
+
+
+def measure(
+    stmt: str,
+    *,
+    namespace: dict[str, Any],
+    num_threads: int,
+    min_run_time_s: float,
+    max_run_time_s: float,
+) -> Timing:
+    """Time ``stmt`` (Python source run with ``namespace`` as globals) on ``num_threads`` CPU threads.
+
+    Runs at least ``min_run_time_s`` and at most about ``max_run_time_s`` seconds after warm-up.
+    """
+    from torch.utils.benchmark import Timer
+
+    timer = Timer(stmt=stmt, globals=namespace, num_threads=num_threads)
+    measurement = timer.adaptive_autorange(
+        threshold=NOISE_THRESHOLD, min_run_time=min_run_time_s, max_run_time=max_run_time_s
+    )
+    return timing_from_times(times_s=measurement.times, number_per_block=measurement.number_per_run)

@@ -1,0 +1,34 @@
+"""Checks that need a CUDA device; skipped cleanly without one."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_checks.device import DeviceKind, discover
+from gpu_checks.plan import SMOKE
+from gpu_checks.runner import Runner
+
+
+def _has_cuda() -> bool:
+    import torch
+
+    return torch.cuda.is_available()
+
+
+pytestmark = [pytest.mark.cuda, pytest.mark.skipif(not _has_cuda(), reason="needs a CUDA device")]
+
+
+def test_discover_cuda_reports_l2_and_tensor_core_dtypes() -> None:
+    info = discover("cuda")
+    assert info.kind is DeviceKind.CUDA
+    assert info.llc_source == "CUDA L2"
+    assert info.free_memory_bytes is not None and info.free_memory_bytes > 0
+    assert "float16" in info.fast_dtypes
+
+
+def test_a_smoke_run_on_cuda() -> None:
+    report = Runner().run(SMOKE, device="cuda")
+    assert report.errors == {}
+    assert report.device.kind is DeviceKind.CUDA
+    assert report.mem_bandwidth and report.mem_bandwidth > 0
+    assert report.matmul and set(report.matmul.peak_flops_by_dtype) == set(report.device.fast_dtypes)

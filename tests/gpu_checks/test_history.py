@@ -1,0 +1,41 @@
+"""History of runs: JSON lines beside the progress database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gpu_checks.history import append_report, history_path_for, load_history
+from tests.gpu_checks import synthetic
+
+
+def test_history_lives_beside_the_database(tmp_path: Path) -> None:
+    assert history_path_for(tmp_path / "progress.db") == tmp_path / "progress.gpu_checks.jsonl"
+
+
+def test_reports_come_back_in_order_by_device(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "h.jsonl"
+    first = synthetic.report(started_at="2026-11-29T10:00:00+00:00")
+    other = synthetic.report(info=synthetic.device(name="Other"))
+    second = synthetic.report(started_at="2026-11-29T11:00:00+00:00")
+    for report in (first, other, second):
+        append_report(path, report)
+    history = load_history(path)
+    assert history.reports == (first, other, second)
+    assert history.for_device(first.device.fingerprint) == (first, second)
+    assert history.skipped == 0
+
+
+def test_unreadable_lines_are_skipped_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "h.jsonl"
+    append_report(path, synthetic.report())
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"plan": "cut off mid-wri\n\n{"plan": "quick"}\n')
+    history = load_history(path)
+    assert len(history.reports) == 1
+    assert history.skipped == 2
+
+
+def test_no_file_is_an_empty_history(tmp_path: Path) -> None:
+    history = load_history(tmp_path / "none.jsonl")
+    assert history.reports == ()
+    assert history.skipped == 0

@@ -1,0 +1,44 @@
+"""Timing statistics, and one real measurement through torch.utils.benchmark."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_checks.timing import NOISE_THRESHOLD, measure, timing_from_times
+
+
+def test_median_and_interquartile_range() -> None:
+    timing = timing_from_times(times_s=[4.0, 1.0, 3.0, 2.0, 5.0])
+    assert timing.median_s == 3.0
+    assert timing.iqr_s == pytest.approx(2.0)  # p75 = 4, p25 = 2
+    assert timing.spread == pytest.approx(2.0 / 3.0)
+    assert timing.noisy
+
+
+def test_tight_replicates_are_not_noisy() -> None:
+    timing = timing_from_times(times_s=[1.0, 1.01, 0.99, 1.0])
+    assert timing.spread < NOISE_THRESHOLD
+    assert not timing.noisy
+
+
+def test_one_replicate_has_no_spread_and_none_is_refused() -> None:
+    assert timing_from_times(times_s=[0.5]).iqr_s == 0.0
+    with pytest.raises(ValueError):
+        timing_from_times(times_s=[])
+
+
+def test_measure_returns_replicates_of_a_real_statement() -> None:
+    import torch
+
+    x = torch.ones(64)
+    timing = measure(
+        "torch.add(x, 1.0, out=x)",
+        namespace={"torch": torch, "x": x},
+        num_threads=1,
+        min_run_time_s=0.001,
+        max_run_time_s=0.01,
+    )
+    assert len(timing.times_s) >= 1
+    assert timing.number_per_block >= 1
+    assert 0 < timing.median_s < 0.01
+    assert float(x[0]) > 1.0  # the statement really ran

@@ -1,0 +1,131 @@
+"""AppTest of the GPU checks page with a fast fake runner passed in through session state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from gpu_checks import DeviceInfo, Plan, Progress, RunHandle, RunInProgressError, RunReport, append_report
+from gpu_checks.history import history_path_for, load_history
+from tests.gpu_checks import synthetic
+from ui import state_keys as keys
+
+NOW = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
+
+
+@dataclass
+class FakeRunner:
+    """Answers at once with the synthetic report, or leaves the run in progress."""
+
+    finish: bool = True
+    busy: bool = False
+    plans: list[str] = field(default_factory=list)
+    handles: list[RunHandle] = field(default_factory=list)
+
+    def available_devices(self) -> tuple[str, ...]:
+        return ("cpu",)
+
+    def describe(self, device: str | None = None, *, threads: int | None = None) -> DeviceInfo:
+        return synthetic.device()
+
+    def start(
+        self,
+        plan: Plan,
+        *,
+        device: str | None = None,
+        threads: int | None = None,
+        history_path: Path | None = None,
+    ) -> RunHandle:
+        if self.busy:
+            raise RunInProgressError("a run is already in progress in this process; wait for it or stop it")
+        self.plans.append(plan.name)
+        if not self.finish:
+            handle = RunHandle()
+            handle.update(Progress(0.4, "decode bfloat16: batch 64"))
+        else:
+            report = synthetic.report(started_at=NOW.isoformat())
+            if history_path is not None:
+                append_report(history_path, report)
+            handle = RunHandle.finished(report)
+        self.handles.append(handle)
+        return handle
+
+
+def page(db: Path, runner: FakeRunner) -> AppTest:
+    at = AppTest.from_file("../../pages/gpu_checks.py", default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = lambda: NOW
+    at.session_state[keys.GPU_RUNNER] = runner
+    return at.run()
+
+
+def test_an_empty_history_invites_a_quick_run(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", FakeRunner())
+    assert not at.exception
+    assert "Test CPU" in at.markdown[0].value
+    assert any("No runs on this device yet" in info.value for info in at.info)
+    assert at.button(key=keys.GPU_STOP).disabled
+
+
+def test_a_quick_run_shows_results_and_is_stored(tmp_path: Path) -> None:
+    runner = FakeRunner()
+    at = page(tmp_path / "p.db", runner)
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    assert runner.plans == ["quick"]
+    assert len(load_history(history_path_for(tmp_path / "p.db")).reports) == 1
+    assert at.metric[4].label == "Memory bandwidth"
+    assert at.metric[4].value == "10 GB/s"
+    comparisons = at.dataframe[0].value
+    assert set(comparisons["checklist item"]) >= {"fusion", "decode-batch-threshold", "overhead-vs-bandwidth"}
+    assert at.button(key=keys.GPU_PRACTICE_PREFIX + "fusion")
+    assert at.download_button(key=keys.GPU_CSV_SAMPLES)
+    assert at.download_button(key=keys.GPU_CSV_COMPARISONS)
+    assert len(at.get("vega_lite_chart")) == 1
+
+
+def test_past_runs_are_shown_from_history(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    path = history_path_for(db)
+    append_report(path, synthetic.report(started_at="2026-11-28T09:00:00+00:00"))
+    append_report(path, synthetic.report(started_at="2026-11-29T09:00:00+00:00"))
+    append_report(path, synthetic.report(info=synthetic.device(name="Another machine")))
+    at = page(db, FakeRunner())
+    assert not at.exception
+    picker = at.selectbox(key=keys.GPU_HISTORY_PICK)
+    assert len(picker.options) == 2  # only this device's runs
+    assert picker.value == 1  # the newest first
+    picker.set_value(0).run()
+    assert not at.exception
+    assert at.metric[4].value == "10 GB/s"
+
+
+def test_a_running_run_shows_progress_and_can_be_stopped(tmp_path: Path) -> None:
+    runner = FakeRunner(finish=False)
+    at = page(tmp_path / "p.db", runner)
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    assert at.button(key=keys.GPU_QUICK).disabled
+    assert at.get("progress")[0].value == pytest.approx(40)
+    at.button(key=keys.GPU_STOP).click().run()
+    assert runner.handles[0].stop_event.is_set()
+
+
+def test_a_busy_runner_says_so(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", FakeRunner(busy=True))
+    at.button(key=keys.GPU_FULL).click().run()
+    assert not at.exception
+    assert any("already in progress" in error.value for error in at.error)
+
+
+def test_a_finished_report_without_history_is_still_shown(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", FakeRunner())
+    at.session_state[keys.GPU_HANDLE] = RunHandle.finished(synthetic.report())
+    at.run()
+    assert not at.exception
+    assert isinstance(at.session_state[keys.GPU_HANDLE].report, RunReport)
+    assert at.metric[4].value == "10 GB/s"
