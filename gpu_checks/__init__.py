@@ -14,6 +14,7 @@ from gpu_checks.errors import (
 )
 from gpu_checks.history import History, append_report, history_path_for, load_history
 from gpu_checks.plan import FULL, PLANS, QUICK, SMOKE, Plan, ProbeName, get_plan
+from gpu_checks.presets import SpecRoof, spec_roof
 from gpu_checks.report import Comparison, RunReport
 from gpu_checks.runner import Progress, RunHandle, Runner
 
@@ -37,8 +38,10 @@ __all__ = [
     "RunInProgressError",
     "RunReport",
     "Runner",
+    "SpecRoof",
     "append_report",
     "get_plan",
     "history_path_for",
     "load_history",
+    "spec_roof",
 ]

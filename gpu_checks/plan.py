@@ -38,8 +38,10 @@ class Plan(Record):
     still gets a long enough sweep; a huge cache does not blow the time budget); automatic sizes
     shrink to ``memory_fraction`` of free memory. ``buffer_bytes``, when set, replaces both
     targets with an explicit size, which is refused (not shrunk) when above that cap.
-    ``sweep_step`` is the ratio between consecutive sizes of a sweep. ``probe_budget_s`` is each
-    probe's time budget: a sweep adds no new size once its probe is over budget.
+    ``min_run_time_s`` is each measurement's timed run; ``max_run_time_s`` bounds the second
+    round a slow statement gets to reach three replicates. ``sweep_step`` is the ratio between
+    consecutive sizes of a sweep. ``probe_budget_s`` is each probe's time budget: a sweep adds
+    no new size once its probe is over budget.
     """
 
     name: str

@@ -3,8 +3,10 @@
 ``torch.utils.benchmark.Timer`` warms up, picks a block size that makes the timer's own cost
 negligible, pins the CPU thread count for the measurement and synchronises the accelerator
 (CUDA or MPS, through ``torch.accelerator``) before reading the clock, so no hand-made loop is
-needed. ``adaptive_autorange`` keeps timing blocks until the interquartile range is under
-:data:`NOISE_THRESHOLD` of the median (at least four blocks) or the time cap is reached.
+needed. ``blocked_autorange`` times blocks until the minimum run time is spent; a statement so
+slow that this left fewer than :data:`MIN_REPLICATES` blocks gets a second round, so every
+timing has a spread. (``adaptive_autorange`` is not used: with short, noisy blocks its stopping
+rule re-sorts every replicate after each block and can run for minutes.)
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from gpu_checks.record import Record
 
 #: A measurement whose interquartile range exceeds this fraction of its median is flagged noisy.
 NOISE_THRESHOLD = 0.10
+#: Fewest timed blocks per measurement (a slow statement gets a second round to reach it).
+MIN_REPLICATES = 3
 
 
 @dataclass(frozen=True)
@@ -72,12 +76,18 @@ def measure(
 ) -> Timing:
     """Time ``stmt`` (Python source run with ``namespace`` as globals) on ``num_threads`` CPU threads.
 
-    Runs at least ``min_run_time_s`` and at most about ``max_run_time_s`` seconds after warm-up.
+    Times blocks for at least ``min_run_time_s`` seconds after warm-up; when that gave fewer than
+    :data:`MIN_REPLICATES` blocks, times more blocks, for up to ``max_run_time_s`` seconds, until
+    it has that many (always at least one more block).
     """
     from torch.utils.benchmark import Timer
 
     timer = Timer(stmt=stmt, globals=namespace, num_threads=num_threads)
-    measurement = timer.adaptive_autorange(
-        threshold=NOISE_THRESHOLD, min_run_time=min_run_time_s, max_run_time=max_run_time_s
-    )
-    return timing_from_times(times_s=measurement.times, number_per_block=measurement.number_per_run)
+    first = timer.blocked_autorange(min_run_time=min_run_time_s)
+    times = list(first.times)
+    if len(times) < MIN_REPLICATES:
+        block_s = max(first.raw_times)
+        extra_s = min(max_run_time_s, (MIN_REPLICATES - len(times)) * block_s)
+        more = timer.blocked_autorange(min_run_time=extra_s)
+        times += more.times
+    return timing_from_times(times_s=times, number_per_block=first.number_per_run)

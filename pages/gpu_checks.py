@@ -15,6 +15,7 @@ from gpu_checks import (
     RunReport,
     history_path_for,
     load_history,
+    spec_roof,
 )
 from gpu_checks.table import comparison_rows, format_si, history_rows, roofline_points, sample_rows, to_csv
 from ui import state_keys as keys
@@ -151,8 +152,8 @@ handle: RunHandle | None = st.session_state.get(keys.GPU_HANDLE)
 running = handle is not None and not handle.done
 history = load_history(history_path_for(db_path()))
 past = history.for_device(info.fingerprint)
-spec_name = next((r.spec.name for r in reversed(past) if r.spec), None)
-_device_card(info, spec_name)
+spec = spec_roof(info.preset_id)
+_device_card(info, spec.name if spec else None)
 
 cols = st.columns(3)
 if cols[0].button("Quick run", key=keys.GPU_QUICK, disabled=running, icon=":material/bolt:"):

@@ -3,6 +3,9 @@
 copy ``a = b`` moves 2 words per element and triad ``a = b + s·c`` 3 (reads and writes counted
 once, as STREAM counts them; write-allocate traffic is not counted). The arrays are float32 views
 of the arena; sizes grow by the plan's step until the triad's three arrays fill the target.
+Caches are defeated by size rather than by flushing: the samples that make the plateau have a
+working set of at least twice the last-level cache (a GPU's L2 included), so back-to-back calls
+find nothing left in it. Smaller samples show the cache bandwidth on purpose.
 """
 
 from __future__ import annotations

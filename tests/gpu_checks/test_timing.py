@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from gpu_checks.timing import NOISE_THRESHOLD, measure, timing_from_times
+from gpu_checks.timing import MIN_REPLICATES, NOISE_THRESHOLD, measure, timing_from_times
 
 
 def test_median_and_interquartile_range() -> None:
@@ -42,3 +44,16 @@ def test_measure_returns_replicates_of_a_real_statement() -> None:
     assert timing.number_per_block >= 1
     assert 0 < timing.median_s < 0.01
     assert float(x[0]) > 1.0  # the statement really ran
+
+
+def test_a_slow_statement_still_gets_three_replicates() -> None:
+    timing = measure(
+        "time.sleep(0.01)",
+        namespace={"time": time},
+        num_threads=1,
+        min_run_time_s=0.001,
+        max_run_time_s=1.0,
+    )
+    assert len(timing.times_s) >= MIN_REPLICATES
+    assert timing.number_per_block == 1
+    assert timing.median_s >= 0.01

@@ -9,7 +9,17 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from gpu_checks import DeviceInfo, Plan, Progress, RunHandle, RunInProgressError, RunReport, append_report
+from gpu_checks import (
+    DeviceInfo,
+    DeviceKind,
+    Plan,
+    Progress,
+    RunHandle,
+    RunInProgressError,
+    RunReport,
+    append_report,
+    spec_roof,
+)
 from gpu_checks.history import history_path_for, load_history
 from tests.gpu_checks import synthetic
 from ui import state_keys as keys
@@ -23,6 +33,7 @@ class FakeRunner:
 
     finish: bool = True
     busy: bool = False
+    info: DeviceInfo = field(default_factory=synthetic.device)
     plans: list[str] = field(default_factory=list)
     handles: list[RunHandle] = field(default_factory=list)
 
@@ -30,7 +41,7 @@ class FakeRunner:
         return ("cpu",)
 
     def describe(self, device: str | None = None, *, threads: int | None = None) -> DeviceInfo:
-        return synthetic.device()
+        return self.info
 
     def start(
         self,
@@ -47,7 +58,9 @@ class FakeRunner:
             handle = RunHandle()
             handle.update(Progress(0.4, "decode bfloat16: batch 64"))
         else:
-            report = synthetic.report(started_at=NOW.isoformat())
+            report = synthetic.report(
+                started_at=NOW.isoformat(), info=self.info, spec=spec_roof(self.info.preset_id)
+            )
             if history_path is not None:
                 append_report(history_path, report)
             handle = RunHandle.finished(report)
@@ -129,3 +142,25 @@ def test_a_finished_report_without_history_is_still_shown(tmp_path: Path) -> Non
     assert not at.exception
     assert isinstance(at.session_state[keys.GPU_HANDLE].report, RunReport)
     assert at.metric[4].value == "10 GB/s"
+
+
+def test_a_known_gpu_shows_its_datasheet_roof(tmp_path: Path) -> None:
+    h200 = DeviceInfo(
+        kind=DeviceKind.CUDA,
+        torch_device="cuda:0",
+        name="NVIDIA H200",
+        memory_bytes=150 * 10**9,
+        free_memory_bytes=140 * 10**9,
+        llc_bytes=60 * 2**20,
+        llc_source="CUDA L2",
+        threads=16,
+        torch_version="0.0",
+        fast_dtypes=("float32", "bfloat16", "float16"),
+        preset_id="h200_sxm",
+    )
+    at = page(tmp_path / "p.db", FakeRunner(info=h200))
+    assert any("Spec roof: NVIDIA H200" in caption.value for caption in at.caption)
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    quantities = set(at.dataframe[0].value["quantity"])
+    assert {"Memory bandwidth", "Dense matmul peak (bfloat16)"} <= quantities
