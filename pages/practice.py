@@ -14,6 +14,7 @@ from ui import state_keys as keys
 from ui.context import db_path, new_seed, now
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.render import show_verdict
+from ui.roofline_view import show_problem_roofline
 
 RATINGS = ("again", "hard", "good", "easy")
 
@@ -186,6 +187,7 @@ if notice:
 
 if verdict is not None:
     show_verdict(problem, verdict)
+    show_problem_roofline(problem, verdict)
 
     next_col, variant_col = st.columns(2)
     next_col.button("Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch")

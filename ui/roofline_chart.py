@@ -42,6 +42,7 @@ def roofline_chart(
     points: Sequence[Mapping[str, Any]],
     spec_peak_flops: float | None = None,
     spec_mem_bandwidth: float | None = None,
+    roof_name: str = "measured roof",
 ) -> alt.LayerChart:
     """A log-log roofline: FLOP/s against arithmetic intensity (FLOP/B).
 
@@ -50,6 +51,8 @@ def roofline_chart(
     ``label`` (series name, sets the colour), ``arithmetic_intensity`` (FLOP/B, > 0) and
     ``flops_per_s`` (achieved FLOP/s, > 0); an optional ``size`` (the swept size) shows in the
     tooltip, and other keys are ignored. Points with a missing or non-positive value are skipped.
+    ``roof_name`` labels the solid roof: a page that draws datasheet figures only passes
+    "datasheet roof" and no ``spec_*`` pair.
     """
     kept = [
         {
@@ -67,7 +70,7 @@ def roofline_chart(
         ridges.append(ridge_point(peak_flops=spec_peak_flops, mem_bandwidth=spec_mem_bandwidth))
     xs = [p["arithmetic_intensity"] for p in kept] + ridges
     lo, hi = min(xs) / _MARGIN, max(xs) * _MARGIN
-    roofs = _roof_rows(name="measured roof", peak_flops=peak_flops, mem_bandwidth=mem_bandwidth, lo=lo, hi=hi)
+    roofs = _roof_rows(name=roof_name, peak_flops=peak_flops, mem_bandwidth=mem_bandwidth, lo=lo, hi=hi)
     if has_spec:
         roofs += _roof_rows(
             name="datasheet roof",
@@ -86,7 +89,7 @@ def roofline_chart(
             y=y,
             strokeDash=alt.StrokeDash(
                 "roof:N",
-                scale=alt.Scale(domain=["measured roof", "datasheet roof"], range=[[1, 0], [6, 4]]),
+                scale=alt.Scale(domain=[roof_name, "datasheet roof"], range=[[1, 0], [6, 4]]),
                 title="Roof",
             ),
             color=alt.value("#555555"),

@@ -19,7 +19,7 @@ RNG_SEED = "ctx_rng_seed"
 PRACTICE_FILTER_ITEM = "practice_filter_item"
 #: The problem on screen: {"template_id", "seed", "scheduled", "started_at"} or absent.
 PRACTICE_CURRENT = "practice_current"
-#: The verdict of the problem on screen once answered (Verdict.to_dict()), or absent.
+#: The grader.Verdict of the problem on screen once answered, or absent.
 PRACTICE_VERDICT = "practice_verdict"
 #: A message for an unparsable answer (not an attempt), or absent.
 PRACTICE_NOTICE = "practice_notice"
@@ -36,8 +36,6 @@ PRACTICE_EXTRA = "practice_extra"
 PRACTICE_REVEAL = "practice_reveal"
 #: Prefix of the four self-rating buttons of a recall problem: practice_rate_again, ..._easy.
 PRACTICE_RATE_PREFIX = "practice_rate_"
-PRACTICE_EXPORT_CSV = "practice_export_csv"
-PRACTICE_EXPORT_JSON = "practice_export_json"
 
 # --- mock interview page ---------------------------------------------------------------------------
 #: Id of the mock this session shows (running, or its debrief); absent on the setup screen.

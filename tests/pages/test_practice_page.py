@@ -137,3 +137,14 @@ def test_filter_limits_the_queue_to_one_item(tmp_path: Path, bank: Bank) -> None
     assert not at.exception
     current = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
     assert bank.get(current.template_id).checklist == "kv-cache"
+
+
+def test_roofline_is_drawn_under_a_roofline_question(tmp_path: Path, bank: Bank) -> None:
+    template_id = "ridge-point-bf16"
+    problem = generate(bank.get(template_id), 1)
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer, problem.unit))
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    assert not at.exception
+    assert at.get("vega_lite_chart"), "the GPU's roofline is drawn with the answer"
+    assert any("roofline of the" in md.value for md in at.markdown)

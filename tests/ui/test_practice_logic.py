@@ -83,3 +83,37 @@ def test_tally_counts_and_round_trips() -> None:
     tally = tally.add(Verdict(VerdictStatus.INCORRECT), seconds=10)
     assert (tally.answered, tally.correct, tally.accuracy) == (2, 1, 0.5)
     assert Tally.from_dict(tally.to_dict()) == tally
+
+
+def test_roofline_view_places_the_problem_and_the_answer_on_its_gpu(bank: Bank) -> None:
+    from grader import grade
+    from ui.roofline_view import roofline_view
+
+    problem = generate(bank.get("ridge-point-bf16"), 2)
+    verdict = grade(problem, format_quantity(problem.answer * 2, problem.unit))
+    view = roofline_view(problem, verdict)
+    assert view is not None and view.own_gpu
+    assert view.accelerator.id == problem.params["gpu"]
+    by_label = {p["label"]: p for p in view.points}
+    assert by_label["your answer"]["arithmetic_intensity"] == pytest.approx(2 * problem.answer, rel=1e-3)
+    # The ridge point sits exactly at the corner: its attainable FLOP/s is the peak.
+    [ridge] = [p for label, p in by_label.items() if label.startswith("this problem")]
+    assert ridge["flops_per_s"] == pytest.approx(view.accelerator.peak_flops)
+
+
+def test_critical_batch_is_drawn_as_decode_intensities(bank: Bank) -> None:
+    from grader import grade
+    from ui.roofline_view import roofline_view
+
+    problem = generate(bank.get("critical-batch-bf16"), 4)
+    view = roofline_view(problem, grade(problem, format_quantity(problem.answer / 4, problem.unit)))
+    assert view is not None
+    xs = {p["label"].split(" (")[0]: p["arithmetic_intensity"] for p in view.points}
+    assert xs["decode at your batch"] == pytest.approx(xs["decode at the critical batch"] / 4, rel=0.01)
+    assert xs["decode at batch 1"] < xs["decode at your batch"]
+
+
+def test_no_roofline_for_items_that_are_not_about_one(bank: Bank) -> None:
+    from ui.roofline_view import roofline_view
+
+    assert roofline_view(generate(bank.get("kv-bytes-per-token"), 1), None) is None

@@ -1,0 +1,115 @@
+"""The roofline drawn under a practice answer: the problem's GPU, the problem's point, the user's point.
+
+Only for checklist items about where an operation sits on a GPU's roofline. The points come from
+the problem's own derivation (every step measured in FLOP/B is an arithmetic intensity) and from
+the user's parsed answer, so nothing here computes a second copy of a formula.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from grader import Verdict
+from grader.estimator import attainable_flops, ridge_point
+from grader.problem import Problem
+from grader.units import dimensionality
+from question_bank import Accelerator, load_hardware
+
+#: Checklist items whose problems are drawn on a roofline.
+ROOFLINE_ITEMS = frozenset(
+    {"arithmetic-intensity", "ops-byte-threshold", "decode-batch-threshold", "prefill-vs-decode"}
+)
+#: The GPU to draw on when a problem names none (an intensity is still worth placing).
+REFERENCE_GPU = "a100_40gb_sxm"
+_INTENSITY = "FLOP/B"
+_CRITICAL_BATCH = "Critical decode batch size"
+
+
+@dataclass(frozen=True)
+class RooflineView:
+    """What to draw: the accelerator, whether it was the problem's own, and the labelled points."""
+
+    accelerator: Accelerator
+    own_gpu: bool
+    points: tuple[dict[str, Any], ...]
+
+
+def _accelerator(problem: Problem) -> tuple[Accelerator, bool]:
+    hardware = load_hardware()
+    for value in problem.params.values():
+        if isinstance(value, str) and value in hardware:
+            return hardware[value], True
+    return hardware[REFERENCE_GPU], False
+
+
+def _is_intensity(unit: str) -> bool:
+    try:
+        return dimensionality(unit) == dimensionality(_INTENSITY)
+    except ValueError:
+        return False
+
+
+def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | None:
+    """The picture for this problem and answer, or None when the problem is not about a roofline."""
+    if problem.checklist_item not in ROOFLINE_ITEMS:
+        return None
+    accelerator, own = _accelerator(problem)
+    intensities = [
+        (f"this problem: {s.label.lower()}", s.value) for s in problem.derivation if s.unit == _INTENSITY
+    ]
+    answer_is_intensity = _is_intensity(problem.unit)
+    if answer_is_intensity and verdict is not None and verdict.value:
+        intensities.append(("your answer", verdict.value))
+    critical = next((s.value for s in problem.derivation if s.label == _CRITICAL_BATCH), None)
+    if own and critical:
+        # Decode intensity is proportional to the batch, and equals the ridge point at the critical
+        # batch, so batch b sits at ridge · b / b*.
+        ridge = ridge_point(peak_flops=accelerator.peak_flops, mem_bandwidth=accelerator.mem_bandwidth)
+        intensities.append(("decode at batch 1", ridge / critical))
+        intensities.append((f"decode at the critical batch ({critical:.0f})", ridge))
+        if verdict is not None and verdict.value:
+            intensities.append(
+                (f"decode at your batch ({verdict.value:.0f})", ridge * verdict.value / critical)
+            )
+    if not intensities:
+        return None
+    points = tuple(
+        {
+            "label": label,
+            "arithmetic_intensity": x,
+            "flops_per_s": attainable_flops(
+                arithmetic_intensity=x,
+                peak_flops=accelerator.peak_flops,
+                mem_bandwidth=accelerator.mem_bandwidth,
+            ),
+        }
+        for label, x in intensities
+        if x > 0
+    )
+    return RooflineView(accelerator=accelerator, own_gpu=own, points=points)
+
+
+def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
+    """Draw the roofline under the feedback when the problem is about one; nothing otherwise."""
+    view = roofline_view(problem, verdict)
+    if view is None:
+        return
+    from ui.roofline_chart import roofline_chart
+
+    gpu = view.accelerator
+    which = "the" if view.own_gpu else "a reference GPU, the"
+    st.markdown(
+        f"**Where it sits on the roofline of {which} {gpu.name}** "
+        "(dense 16-bit peak, datasheet bandwidth; below the ridge an operation is bandwidth-bound, "
+        "above it compute-bound)."
+    )
+    chart = roofline_chart(
+        peak_flops=gpu.peak_flops,
+        mem_bandwidth=gpu.mem_bandwidth,
+        points=view.points,
+        roof_name="datasheet roof",
+    )
+    st.altair_chart(chart, width="stretch")
