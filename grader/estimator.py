@@ -537,14 +537,23 @@ def tokens_per_second(*, step_time: float, batch_size: int = 1) -> float:
 # --- capacity ------------------------------------------------------------------------------
 
 
-def _free_for_kv(*, memory_bytes: float, weight_bytes: float) -> float:
-    free = max(0.0, memory_bytes - weight_bytes)
-    return step(
+def _whole_units_beside_weights(
+    *, memory_bytes: float, weight_bytes: float, bytes_per_unit: float, label: str, per: str, unit: str
+) -> float:
+    """⌊(memory − weights) / bytes per unit⌋, at least 0, with both steps recorded."""
+    free = step(
         "Memory left for KV cache",
         "memory − weights",
         f"{num(memory_bytes)} B − {num(weight_bytes)} B",
-        free,
+        max(0.0, memory_bytes - weight_bytes),
         "B",
+    )
+    return step(
+        label,
+        f"⌊free bytes / KV bytes per {per}⌋",
+        f"⌊{num(free)} / {num(bytes_per_unit)}⌋",
+        math.floor(free / bytes_per_unit),
+        unit,
     )
 
 
@@ -553,13 +562,13 @@ def kv_capacity_tokens(*, memory_bytes: float, weight_bytes: float, kv_bytes_per
 
     At least 0. Ignores activations, the framework's reserve and fragmentation.
     """
-    free = _free_for_kv(memory_bytes=memory_bytes, weight_bytes=weight_bytes)
-    return step(
-        "KV-cache capacity",
-        "⌊free bytes / KV bytes per token⌋",
-        f"⌊{num(free)} / {num(kv_bytes_per_token)}⌋",
-        math.floor(free / kv_bytes_per_token),
-        "tokens",
+    return _whole_units_beside_weights(
+        memory_bytes=memory_bytes,
+        weight_bytes=weight_bytes,
+        bytes_per_unit=kv_bytes_per_token,
+        label="KV-cache capacity",
+        per="token",
+        unit="tokens",
     )
 
 
@@ -568,13 +577,13 @@ def max_batch_size(*, memory_bytes: float, weight_bytes: float, kv_bytes_per_seq
 
     At least 0. Ignores activations, the framework's reserve and fragmentation.
     """
-    free = _free_for_kv(memory_bytes=memory_bytes, weight_bytes=weight_bytes)
-    return step(
-        "Max batch size",
-        "⌊free bytes / KV bytes per sequence⌋",
-        f"⌊{num(free)} / {num(kv_bytes_per_sequence)}⌋",
-        math.floor(free / kv_bytes_per_sequence),
-        "",
+    return _whole_units_beside_weights(
+        memory_bytes=memory_bytes,
+        weight_bytes=weight_bytes,
+        bytes_per_unit=kv_bytes_per_sequence,
+        label="Max batch size",
+        per="sequence",
+        unit="",
     )
 
 
