@@ -20,7 +20,6 @@ from progress.mock_session import (
     rate_recall,
     running_sessions,
 )
-from question_bank import BankError
 from ui import cached
 from ui import state_keys as keys
 from ui.context import db_path, new_seed, now
@@ -33,11 +32,7 @@ LEVELS = {1: "1 warm-up", 2: "2", 3: "3 interview-hard"}
 
 st.title("Mock interview")
 
-try:
-    bank = cached.bank()
-except BankError as exc:
-    st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{exc}")
-    st.stop()
+bank = cached.bank_or_stop()
 store = Store(db_path(), clock=now)
 
 

@@ -8,7 +8,7 @@ from grader import VerdictStatus
 from grader.problem import Kind
 from progress import Store, StoreError
 from progress.scheduling import due_queue, next_due, streak
-from question_bank import BankError, load_checklist
+from question_bank import load_checklist
 from ui import cached
 from ui import state_keys as keys
 from ui.context import db_path, new_seed, now
@@ -20,11 +20,7 @@ RATINGS = ("again", "hard", "good", "easy")
 
 st.title("Practice")
 
-try:
-    bank = cached.bank()
-except BankError as exc:
-    st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{exc}")
-    st.stop()
+bank = cached.bank_or_stop()
 store = Store(db_path())
 checklist = {item.id: item for item in load_checklist()}
 

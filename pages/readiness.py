@@ -23,7 +23,7 @@ from progress.readiness import (
 )
 from progress.scheduling import scheduler_for
 from progress.utc import day_start
-from question_bank import BankError, load_checklist
+from question_bank import load_checklist
 from ui import cached
 from ui import readiness_charts as charts
 from ui import state_keys as keys
@@ -85,11 +85,7 @@ def _factor_table(item: ItemReadiness) -> pd.DataFrame:
 
 
 st.title("Readiness")
-try:
-    bank = cached.bank()
-except BankError as exc:
-    st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{exc}")
-    st.stop()
+bank = cached.bank_or_stop()
 checklist = load_checklist()
 titles = {item.id: item.title for item in checklist}
 moment = now()

@@ -6,7 +6,7 @@ import os
 
 import streamlit as st
 
-from question_bank import Bank, load_bank
+from question_bank import Bank, BankError, load_bank
 
 
 @st.cache_data(show_spinner=False)
@@ -19,3 +19,13 @@ def _bank(bank_dirs: str) -> Bank:
 def bank() -> Bank:
     """The shipped bank plus the folders in ``DRILL_BANK_DIRS``, parsed once per process."""
     return _bank(os.environ.get("DRILL_BANK_DIRS", ""))
+
+
+def bank_or_stop() -> Bank:
+    """The bank, or an error naming every broken file and line, and the page stops there."""
+    try:
+        return bank()
+    except BankError as exc:
+        st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{exc}")
+        st.stop()
+        raise  # st.stop() raises; this line only tells the type checker

@@ -148,3 +148,19 @@ def test_roofline_is_drawn_under_a_roofline_question(tmp_path: Path, bank: Bank)
     assert not at.exception
     assert at.get("vega_lite_chart"), "the GPU's roofline is drawn with the answer"
     assert any("roofline of the" in md.value for md in at.markdown)
+
+
+def test_a_broken_user_bank_is_named_and_progress_is_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "bank"
+    folder.mkdir()
+    (folder / "mine.yaml").write_text("templates:\n  - id: mine\n    checklist: not-an-item\n")
+    monkeypatch.setenv("DRILL_BANK_DIRS", str(folder))
+    store = Store(tmp_path / "p.db")
+    store.save_settings(Settings(daily_new_limit=3))
+    at = _page(tmp_path / "p.db")
+    assert not at.exception
+    [error] = at.error
+    assert "mine.yaml" in error.value and "could not be loaded" in error.value
+    assert store.settings().daily_new_limit == 3
