@@ -41,7 +41,8 @@ class Plan(Record):
     ``min_run_time_s`` is each measurement's timed run; ``max_run_time_s`` bounds the second
     round a slow statement gets to reach three replicates. ``sweep_step`` is the ratio between
     consecutive sizes of a sweep. ``probe_budget_s`` is each probe's time budget: a sweep adds
-    no new size once its probe is over budget.
+    no new size once its probe is over budget. ``fusion_rounds`` is how many unfused/fused
+    pairs the fusion probe alternates.
     """
 
     name: str
@@ -61,6 +62,7 @@ class Plan(Record):
     decode_all_dtypes: bool
     fusion_use_compile: bool
     compile_timeout_s: float
+    fusion_rounds: int
     memory_fraction: float = 0.25
     buffer_bytes: int | None = None
 
@@ -86,6 +88,7 @@ SMOKE = Plan(
     decode_all_dtypes=False,
     fusion_use_compile=False,
     compile_timeout_s=0.0,
+    fusion_rounds=2,
 )
 
 #: About 20 s on two CPU cores: coarse sweeps, the decode weight capped at 512 MiB.
@@ -107,6 +110,7 @@ QUICK = Plan(
     decode_all_dtypes=False,
     fusion_use_compile=False,
     compile_timeout_s=0.0,
+    fusion_rounds=2,
 )
 
 #: A few minutes: finer sweeps, bigger buffers, every fast dtype, torch.compile for fusion.
@@ -128,6 +132,7 @@ FULL = Plan(
     decode_all_dtypes=True,
     fusion_use_compile=True,
     compile_timeout_s=90.0,
+    fusion_rounds=5,
 )
 
 PLANS: dict[str, Plan] = {plan.name: plan for plan in (SMOKE, QUICK, FULL)}

@@ -108,7 +108,8 @@ class FusionResult(Record):
     """Two element-wise ops (clamp_min then clamp_max) unfused versus fused, on one large tensor.
 
     ``fused_with`` says how: ``torch.compile`` or the single op ``torch.clamp``.
-    ``time_ratio`` = fused time / unfused time; ``bytes_ratio`` the estimator's fused / unfused bytes.
+    ``time_ratio`` = fused time / unfused time, the median over rounds that alternate the two;
+    ``bytes_ratio`` the estimator's fused / unfused bytes. Each sample pools its rounds' timings.
     """
 
     samples: tuple[Sample, ...]
@@ -123,10 +124,12 @@ class FusionResult(Record):
 class DecodeResult(Record):
     """y = x · Wᵀ with a weight matrix larger than the cache, batch 1 upwards.
 
-    ``knee_measured`` is the batch where the flat and rising asymptotes cross (None when the
-    sweep never rose); ``knee_predicted`` the estimator's critical batch size with the measured
-    matmul peak of ``dtype`` and the measured bandwidth. ``predicted_times_s`` are the estimator's
-    decode step times for each sample's batch (empty without those measurements).
+    Each sample keeps the faster of two passes over the batches (up, then down), since other
+    work on the machine only ever adds time. ``knee_measured`` is the batch where the flat and
+    rising asymptotes cross (None when the sweep never rose); ``knee_predicted`` the estimator's
+    critical batch size with the measured matmul peak of ``dtype`` and the measured bandwidth.
+    ``predicted_times_s`` are the estimator's decode step times for each sample's batch (empty
+    without those measurements).
     """
 
     dtype: str

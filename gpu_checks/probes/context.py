@@ -69,6 +69,7 @@ class Sweep:
     Iterating reports progress and honours the stop flag before each size (the first size is
     always measured). With ``stop_rise``, the sweep ends once the last two recorded times are
     both at least ``stop_rise`` times the fastest: the curve has clearly left its floor.
+    ``share`` is the part of the probe's progress the sweep fills, from 0.
     """
 
     def __init__(
@@ -78,8 +79,10 @@ class Sweep:
         *,
         describe: Callable[[int], str],
         stop_rise: float | None = None,
+        share: float = 1.0,
     ) -> None:
         self.ctx, self.sizes, self.describe, self.stop_rise = ctx, sizes, describe, stop_rise
+        self.share = share
         self.truncated = False
         self._seconds: list[float] = []
 
@@ -98,7 +101,7 @@ class Sweep:
             if i and self.ctx.over_budget():
                 self.truncated = True
                 return
-            self.ctx.step(i / len(self.sizes), self.describe(size))
+            self.ctx.step(self.share * i / len(self.sizes), self.describe(size))
             yield size
             if self._has_risen():
                 return

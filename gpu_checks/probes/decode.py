@@ -16,9 +16,12 @@ from gpu_checks.knee import fit_knee
 from gpu_checks.probes.context import ProbeContext, Sweep
 from gpu_checks.probes.sizes import decode_target, geometric_sizes
 from gpu_checks.results import DecodeResult, Sample
+from gpu_checks.timing import Timing
 from grader.estimator import arithmetic_intensity_matmul, decode_critical_batch_size, decode_step_time
 
-#: The sweep ends once two consecutive batches take this many times the fastest one.
+#: The sweep ends once two consecutive batches take this many times the fastest one: about four
+#: times the knee batch on the roofline, far enough that the rising asymptote's slope is not
+#: biased by the rounded corner near the knee.
 STOP_RISE = 4.0
 _DIM_MULTIPLE = 64
 
@@ -35,6 +38,14 @@ def weight_side(*, weight_bytes: int, bytes_per_element: int) -> int:
     return max(_DIM_MULTIPLE, side // _DIM_MULTIPLE * _DIM_MULTIPLE)
 
 
+def _sample(label: str, batch: int, timing: Timing, *, k: int, width: int) -> Sample:
+    flops = 2.0 * batch * k * k
+    moved = flops / arithmetic_intensity_matmul(m=batch, k=k, n=k, bytes_per_element=width)
+    return Sample(
+        label=label, size=batch, bytes_moved=moved, flops=flops, working_set_bytes=moved, timing=timing
+    )
+
+
 def run_decode(
     ctx: ProbeContext, *, dtype_name: str, peak_flops: float | None, mem_bandwidth: float | None
 ) -> DecodeResult:
@@ -47,25 +58,32 @@ def run_decode(
     weight = ctx.arena.tensor(side * side, dtype, fresh=True).view(side, side)
     weight_t = weight.t()
     batches = list(geometric_sizes(start=1, stop=ctx.plan.decode_max_batch, step=2))
-    samples: list[Sample] = []
-    sweep = Sweep(ctx, batches, describe=lambda b: f"decode {dtype_name}: batch {b}", stop_rise=STOP_RISE)
-    for batch in sweep:
+    timings: dict[int, Timing] = {}
+
+    def time_batch(batch: int) -> Timing:
         x = ctx.random(batch, side, dtype=dtype)
         y = torch.empty(batch, side, device=ctx.device.torch_device, dtype=dtype)
-        flops = 2.0 * batch * side * side
-        intensity = arithmetic_intensity_matmul(m=batch, k=side, n=side, bytes_per_element=dtype.itemsize)
-        timing = ctx.time("torch.mm(x, w, out=y)", {"torch": torch, "x": x, "w": weight_t, "y": y})
-        samples.append(
-            Sample(
-                label=dtype_name,
-                size=batch,
-                bytes_moved=flops / intensity,
-                flops=flops,
-                working_set_bytes=flops / intensity,
-                timing=timing,
-            )
-        )
-        sweep.record(timing.median_s)
+        return ctx.time("torch.mm(x, w, out=y)", {"torch": torch, "x": x, "w": weight_t, "y": y})
+
+    sweep = Sweep(
+        ctx, batches, describe=lambda b: f"decode {dtype_name}: batch {b}", stop_rise=STOP_RISE, share=0.5
+    )
+    for batch in sweep:
+        timings[batch] = time_batch(batch)
+        sweep.record(timings[batch].median_s)
+    # Back down the same batches: drift in the machine's speed (other tenants) then shows as a
+    # difference between passes, and the faster pass is kept.
+    for i, batch in enumerate(sorted(timings, reverse=True)):
+        if ctx.over_budget():
+            break
+        ctx.step(0.5 + 0.5 * i / len(timings), f"decode {dtype_name}: batch {batch}, second pass")
+        again = time_batch(batch)
+        if again.median_s < timings[batch].median_s:
+            timings[batch] = again
+    samples = [
+        _sample(dtype_name, batch, timing, k=side, width=dtype.itemsize)
+        for batch, timing in sorted(timings.items())
+    ]
     fit = fit_knee(xs=[s.size for s in samples], ys=[s.seconds for s in samples])
     predicted_knee: float | None = None
     predicted_times: tuple[float, ...] = ()

@@ -4,11 +4,13 @@ Unfused, each op reads its input and writes its output; fused, the chain reads o
 once, so the estimator's ``elementwise_chain_bytes`` halves. The fused kernel comes from
 ``torch.compile`` when the plan allows it and the compile finishes within its time box, else
 from the single op ``torch.clamp`` (the same arithmetic in one pass). A comparison counts as
-one FLOP. The time ratio (fused / unfused) is reported beside the bytes ratio.
+one FLOP. The time ratio (fused / unfused, the median over alternating rounds) is reported
+beside the bytes ratio.
 """
 
 from __future__ import annotations
 
+import statistics
 import threading
 import time
 from collections.abc import Callable
@@ -17,6 +19,7 @@ from typing import Any
 from gpu_checks.probes.context import ProbeContext
 from gpu_checks.probes.sizes import bandwidth_target, triad_array_elements
 from gpu_checks.results import FusionResult, Sample
+from gpu_checks.timing import Timing, timing_from_times
 from grader.estimator import elementwise_chain_bytes
 
 _WORD = 4  # float32
@@ -64,9 +67,7 @@ def compile_within(
     return outcome["fn"], spent, None
 
 
-def _sample(
-    ctx: ProbeContext, label: str, stmt: str, namespace: dict[str, Any], *, n: int, moved: float, arrays: int
-) -> Sample:
+def _sample(label: str, timings: list[Timing], *, n: int, moved: float, arrays: int) -> Sample:
     # Two comparisons per element either way; the arrays touched set the working set.
     return Sample(
         label=label,
@@ -74,7 +75,7 @@ def _sample(
         bytes_moved=moved,
         flops=2.0 * n,
         working_set_bytes=float(arrays * n * _WORD),
-        timing=ctx.time(stmt, namespace),
+        timing=timing_from_times(times_s=[t for timing in timings for t in timing.times_s]),
     )
 
 
@@ -100,15 +101,23 @@ def run_fusion(ctx: ProbeContext, *, compiler: Callable[[Any], Any] | None = Non
             namespace["fused"] = fn
     unfused_bytes = elementwise_chain_bytes(n_elements=n, bytes_per_element=_WORD, n_ops=2, fused=False)
     fused_bytes = elementwise_chain_bytes(n_elements=n, bytes_per_element=_WORD, n_ops=2, fused=True)
-    ctx.step(0.3, "fusion: unfused")
-    unfused = _sample(ctx, "unfused", _UNFUSED, namespace, n=n, moved=unfused_bytes, arrays=3)
-    ctx.step(0.7, f"fusion: fused ({fused_with})")
-    fused = _sample(ctx, "fused", fused_stmt, namespace, n=n, moved=fused_bytes, arrays=2)
+    # Alternate the two, round after round, and compare within each round: a machine whose
+    # memory bandwidth drifts (other tenants) then slows both sides of a pair alike.
+    unfused_t: list[Timing] = []
+    fused_t: list[Timing] = []
+    rounds = max(1, ctx.plan.fusion_rounds)
+    for i in range(rounds):
+        ctx.step(0.2 + 0.8 * i / rounds, f"fusion: round {i + 1} of {rounds} (fused with {fused_with})")
+        unfused_t.append(ctx.time(_UNFUSED, namespace))
+        fused_t.append(ctx.time(fused_stmt, namespace))
+    ratios = [f.median_s / u.median_s for f, u in zip(fused_t, unfused_t, strict=True)]
+    unfused = _sample("unfused", unfused_t, n=n, moved=unfused_bytes, arrays=3)
+    fused = _sample("fused", fused_t, n=n, moved=fused_bytes, arrays=2)
     return FusionResult(
         samples=(unfused, fused),
         fused_with=fused_with,
         compile_s=compile_s,
-        time_ratio=fused.seconds / unfused.seconds,
+        time_ratio=statistics.median(ratios),
         bytes_ratio=fused_bytes / unfused_bytes,
         notes=tuple(notes),
     )

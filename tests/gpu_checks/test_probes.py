@@ -133,7 +133,11 @@ def test_fusion_halves_the_bytes_with_the_single_op(info: DeviceInfo, arena: Are
     assert unfused.bytes_moved == 4 * 4 * unfused.size  # two ops, each reading and writing float32
     assert fused.bytes_moved == 2 * 4 * fused.size
     assert result.bytes_ratio == 0.5
-    assert result.time_ratio == pytest.approx(fused.seconds / unfused.seconds)
+    # The ratio is the median of alternating rounds' ratios, so it lies within the pooled extremes.
+    assert len(unfused.timing.times_s) >= SMOKE.fusion_rounds
+    lowest = min(fused.timing.times_s) / max(unfused.timing.times_s)
+    highest = max(fused.timing.times_s) / min(unfused.timing.times_s)
+    assert lowest <= result.time_ratio <= highest
 
 
 def _compile_plan() -> Plan:
