@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from gpu_checks import (
     FULL,
@@ -59,17 +60,25 @@ def _progress(handle: RunHandle) -> None:
 
 def _practice_links(check_ids: list[str]) -> None:
     st.caption("Practise the checklist item a row backs:")
-    cols = st.columns(max(1, len(check_ids)))
-    for col, check_id in zip(cols, check_ids, strict=True):
-        if col.button(check_id, key=keys.GPU_PRACTICE_PREFIX + check_id, icon=":material/school:"):
-            st.session_state[keys.PRACTICE_FILTER_ITEM] = check_id
-            st.switch_page(PRACTICE_PAGE)
+    per_row = 3
+    for start in range(0, len(check_ids), per_row):
+        row = check_ids[start : start + per_row]
+        for col, check_id in zip(st.columns(per_row), row, strict=False):
+            _practice_button(col, check_id)
+
+
+def _practice_button(col: DeltaGenerator, check_id: str) -> None:
+    if col.button(
+        check_id, key=keys.GPU_PRACTICE_PREFIX + check_id, icon=":material/school:", width="stretch"
+    ):
+        st.session_state[keys.PRACTICE_FILTER_ITEM] = check_id
+        st.switch_page(PRACTICE_PAGE)
 
 
 def _show(report: RunReport) -> None:
     summary = report.summary()
     peaks = summary["matmul_peak_flops"]
-    cols = st.columns(4)
+    cols = st.columns([1.0, 1.4, 1.0, 1.0])
     cols[0].metric("Memory bandwidth", format_si(summary["mem_bandwidth_bytes_per_s"], "B/s"))
     cols[1].metric("Best matmul", format_si(max(peaks.values()) if peaks else None, "FLOP/s"))
     cols[2].metric("Overhead per op", format_si(summary["overhead_s_per_op"], "s"))
@@ -171,7 +180,7 @@ if handle is not None and handle.done and handle.error:
 if not past:
     if handle is not None and handle.report is not None:
         _show(handle.report)
-    else:
+    elif not running:
         st.info("No runs on this device yet: start a Quick run.")
     st.stop()
 if history.skipped:

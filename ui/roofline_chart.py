@@ -79,8 +79,16 @@ def roofline_chart(
             lo=lo,
             hi=hi,
         )
-    x = alt.X("arithmetic_intensity:Q", scale=alt.Scale(type="log"), title="Arithmetic intensity (FLOP/B)")
-    y = alt.Y("flops_per_s:Q", scale=alt.Scale(type="log"), title="Achieved FLOP/s")
+    x = alt.X(
+        "arithmetic_intensity:Q",
+        scale=alt.Scale(type="log"),
+        axis=alt.Axis(format="~g"),
+        title="Arithmetic intensity (FLOP/B)",
+    )
+    y = alt.Y(
+        "flops_per_s:Q", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s"), title="Achieved FLOP/s"
+    )
+    roof_names = [roof_name, "datasheet roof"] if has_spec else [roof_name]
     roof_layer = (
         alt.Chart(pd.DataFrame(roofs))
         .mark_line()
@@ -89,7 +97,7 @@ def roofline_chart(
             y=y,
             strokeDash=alt.StrokeDash(
                 "roof:N",
-                scale=alt.Scale(domain=[roof_name, "datasheet roof"], range=[[1, 0], [6, 4]]),
+                scale=alt.Scale(domain=roof_names, range=[[1, 0], [6, 4]][: len(roof_names)]),
                 title="Roof",
             ),
             color=alt.value("#555555"),

@@ -37,8 +37,10 @@ def test_datasheet_roof_appears_only_with_both_figures() -> None:
     base = {"peak_flops": 1e12, "mem_bandwidth": 1e10, "points": []}
     roof, _ = _layers(roofline_chart(**base, spec_peak_flops=2e12, spec_mem_bandwidth=4e10).to_dict())
     assert {row["roof"] for row in roof} == {"measured roof", "datasheet roof"}
-    roof, _ = _layers(roofline_chart(**base, spec_peak_flops=2e12).to_dict())
+    spec = roofline_chart(**base, spec_peak_flops=2e12).to_dict()
+    roof, _ = _layers(spec)
     assert {row["roof"] for row in roof} == {"measured roof"}
+    assert spec["layer"][0]["encoding"]["strokeDash"]["scale"]["domain"] == ["measured roof"]  # legend
 
 
 def test_points_without_positive_values_are_skipped() -> None:
