@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from conftest import AppServer
 from playwright.sync_api import Browser, Page
 
 from progress import Store
 from progress.mocks import list_mocks, mock_answers
+
+if TYPE_CHECKING:  # a conftest is not importable by name once several folders have one
+    from conftest import AppServer
 
 pytestmark = pytest.mark.browser
 
