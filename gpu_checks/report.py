@@ -6,6 +6,7 @@ the other measurements (or from the preset's datasheet), naming the checklist it
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -238,8 +239,8 @@ class RunReport(Record):
             return []
         peak, bandwidth = decode.peak_flops_used, decode.mem_bandwidth_used
         first = min(decode.samples, key=lambda s: s.size)
-        side = decode.weight_shape[-1]
-        itemsize = decode.weight_bytes / (decode.weight_shape[0] * side)
+        n_params = math.prod(decode.weight_shape)
+        itemsize = decode.weight_bytes / n_params
         rows: list[Comparison] = []
         knee, knee_steps = (
             _predict(
@@ -265,7 +266,7 @@ class RunReport(Record):
         if peak and bandwidth:
             step_time, steps = _predict(
                 estimator.decode_step_time,
-                n_params=decode.weight_shape[0] * side,
+                n_params=n_params,
                 bytes_per_param=itemsize,
                 mem_bandwidth=bandwidth,
                 peak_flops=peak,

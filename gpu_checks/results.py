@@ -122,7 +122,9 @@ class FusionResult(Record):
 
 @dataclass(frozen=True)
 class DecodeResult(Record):
-    """y = x · Wᵀ with a weight matrix larger than the cache, batch 1 upwards.
+    """y = x · Wᵀ for each of a stack of layers larger than the cache, batch 1 upwards.
+
+    ``weight_shape`` is (layers, d, d); ``weight_bytes`` all of them together.
 
     Each sample keeps the faster of two passes over the batches (up, then down), since other
     work on the machine only ever adds time. ``knee_measured`` is the batch where the flat and

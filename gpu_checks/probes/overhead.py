@@ -21,8 +21,10 @@ from grader.estimator import elementwise_chain_bytes, overhead_knee_bytes
 _WORD = 4  # float32
 #: Most (x, y) pairs in a pool; beyond this, tiny tensors would need millions of views.
 MAX_PAIRS = 16384
-#: The sweep ends once two consecutive sizes take this many times the fastest one.
-STOP_RISE = 16.0
+#: The sweep ends once two consecutive sizes take this many times the fastest one: far enough
+#: past the knee that the bandwidth slope, not the corner (where a CPU also starts its extra
+#: threads), sets the rising asymptote.
+STOP_RISE = 64.0
 _STMT = "x, y = next(pairs); torch.add(x, 1.0, out=y)"
 
 

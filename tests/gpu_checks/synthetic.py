@@ -101,7 +101,7 @@ def _decode() -> DecodeResult:
     fit = fit_knee(xs=[s.size for s in samples], ys=[s.seconds for s in samples])
     return DecodeResult(
         dtype="bfloat16",
-        weight_shape=(SIDE, SIDE),
+        weight_shape=(1, SIDE, SIDE),
         weight_bytes=2 * SIDE * SIDE,
         samples=tuple(samples),
         fit=fit,

@@ -15,7 +15,7 @@ from gpu_checks.plan import MIB, SMOKE, Plan, with_buffer_bytes
 from gpu_checks.probes.arena import Arena
 from gpu_checks.probes.bandwidth import run_bandwidth
 from gpu_checks.probes.context import ProbeContext, ProbeStopped
-from gpu_checks.probes.decode import run_decode, weight_dtypes
+from gpu_checks.probes.decode import layer_stack, run_decode, weight_dtypes
 from gpu_checks.probes.fusion import run_fusion
 from gpu_checks.probes.matmul import run_matmul
 from gpu_checks.probes.overhead import run_overhead
@@ -101,17 +101,31 @@ def test_decode_counts_bytes_and_predicts_the_knee(info: DeviceInfo, arena: Aren
     dtype = weight_dtypes(info.fast_dtypes, all_dtypes=False)[0]
     result = run_decode(context(info, arena), dtype_name=dtype, peak_flops=1e11, mem_bandwidth=1e10)
     width = 2 if dtype == "bfloat16" else 4
-    k, n = result.weight_shape
+    layers, k, n = result.weight_shape
     assert k == n and k % 64 == 0
-    assert result.weight_bytes == k * n * width <= SMOKE.decode_ceiling_bytes
+    assert result.weight_bytes == layers * k * n * width <= SMOKE.decode_ceiling_bytes
     assert [s.size for s in result.samples][:3] == [1, 2, 4]
     for sample in result.samples:
         b = sample.size
-        assert sample.flops == 2 * b * k * n
-        assert sample.bytes_moved == pytest.approx(width * (b * k + k * n + b * n))
+        assert sample.flops == 2 * b * k * n * layers
+        assert sample.bytes_moved == pytest.approx(layers * width * (b * k + k * n + b * n))
     assert result.knee_predicted == pytest.approx(1e11 * width / (2 * 1e10))
     assert len(result.predicted_times_s) == len(result.samples)
-    assert result.predicted_times_s[0] == pytest.approx(max(width * k * n / 1e10, 2 * k * n / 1e11))
+    params = layers * k * n
+    assert result.predicted_times_s[0] == pytest.approx(max(width * params / 1e10, 2 * params / 1e11))
+
+
+@pytest.mark.parametrize(
+    ("weight_bytes", "width", "expected"),
+    [
+        (512 * MIB, 2, (16, 4096)),  # sixteen 4096² bf16 layers
+        (512 * MIB, 4, (8, 4096)),
+        (256 * 1024, 2, (1, 320)),  # too small for one 4096² layer: one narrower layer
+        (100, 4, (1, 64)),
+    ],
+)
+def test_layer_stack(weight_bytes: int, width: int, expected: tuple[int, int]) -> None:
+    assert layer_stack(weight_bytes=weight_bytes, bytes_per_element=width, max_dim=4096) == expected
 
 
 def test_decode_without_measured_roofs_makes_no_prediction(info: DeviceInfo, arena: Arena) -> None:
