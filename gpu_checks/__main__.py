@@ -81,6 +81,7 @@ def _print_text(report: RunReport) -> None:
         print(f"  matmul {dtype:<10} {format_si(peak, 'FLOP/s')}")
     print(f"  overhead per op   {format_si(summary['overhead_s_per_op'], 's')}")
     print(f"  fusion time ratio {format_si(summary['fusion_time_ratio'], '')}")
+    print(f"  noisy samples     {summary['noisy_samples']} of {summary['samples']} (spread above 10 %)")
     print("predicted vs measured:")
     for row in comparison_rows(report):
         ratio = f"{row['ratio']:.2f}" if row["ratio"] is not None else "n/a"

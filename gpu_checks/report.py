@@ -14,7 +14,14 @@ from typing import Any
 from gpu_checks.device import DeviceInfo
 from gpu_checks.presets import SpecRoof
 from gpu_checks.record import Record
-from gpu_checks.results import BandwidthResult, DecodeResult, FusionResult, MatmulResult, OverheadResult
+from gpu_checks.results import (
+    BandwidthResult,
+    DecodeResult,
+    FusionResult,
+    MatmulResult,
+    OverheadResult,
+    Sample,
+)
 from grader import estimator
 from grader.derivation import Step, recording
 
@@ -111,8 +118,15 @@ class RunReport(Record):
             "decode_dtype": decode.dtype if decode else None,
             "decode_knee_batch_measured": decode.knee_measured if decode else None,
             "decode_knee_batch_predicted": decode.knee_predicted if decode else None,
+            "samples": len(self.samples()),
+            "noisy_samples": sum(1 for sample in self.samples() if sample.timing.noisy),
             "errors": dict(self.errors),
         }
+
+    def samples(self) -> list[Sample]:
+        """Every timed sample of every probe."""
+        groups = [self.bandwidth, self.matmul, self.overhead, *self.decode, self.fusion]
+        return [sample for group in groups if group is not None for sample in group.samples]
 
     def comparisons(self) -> list[Comparison]:
         """Predicted against measured, one row per claim the app teaches."""

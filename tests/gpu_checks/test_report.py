@@ -54,6 +54,8 @@ def test_summary_has_the_headline_keys() -> None:
     assert summary["decode_knee_batch_predicted"] == pytest.approx(40.0)
     assert summary["decode_knee_batch_measured"] == pytest.approx(40.0, rel=0.05)
     assert summary["device"]["name"] == "Test CPU"
+    assert summary["samples"] == len(synthetic.report().samples()) > 0
+    assert summary["noisy_samples"] == 0  # the synthetic replicates are within 3 %
 
 
 def test_comparisons_back_each_checklist_item() -> None:
