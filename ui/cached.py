@@ -9,9 +9,11 @@ import streamlit as st
 from question_bank import Bank, BankError, load_bank
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_resource(show_spinner=False)
 def _bank(bank_dirs: str) -> Bank:
-    # Keyed on DRILL_BANK_DIRS so that a different set of user folders is parsed anew.
+    # A resource, not data: the bank is immutable and shared read-only, and cache_data would
+    # unpickle a fresh copy of all templates on every rerun. Keyed on DRILL_BANK_DIRS so that a
+    # different set of user folders is parsed anew.
     del bank_dirs
     return load_bank()
 

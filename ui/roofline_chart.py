@@ -79,6 +79,14 @@ def roofline_chart(
             lo=lo,
             hi=hi,
         )
+    roof_names = [roof_name, "datasheet roof"] if has_spec else [roof_name]
+    points_data = pd.DataFrame(kept, columns=["label", "arithmetic_intensity", "flops_per_s", "size"])
+    return _layered(roofs=roofs, roof_names=roof_names, points_data=points_data, point_title="Probe")
+
+
+def _layered(
+    *, roofs: list[dict[str, Any]], roof_names: list[str], points_data: Any, point_title: str
+) -> alt.LayerChart:
     x = alt.X(
         "arithmetic_intensity:Q",
         scale=alt.Scale(type="log"),
@@ -88,7 +96,6 @@ def roofline_chart(
     y = alt.Y(
         "flops_per_s:Q", scale=alt.Scale(type="log"), axis=alt.Axis(format="~s"), title="Achieved FLOP/s"
     )
-    roof_names = [roof_name, "datasheet roof"] if has_spec else [roof_name]
     roof_layer = (
         alt.Chart(pd.DataFrame(roofs))
         .mark_line()
@@ -104,14 +111,14 @@ def roofline_chart(
         )
     )
     point_layer = (
-        alt.Chart(pd.DataFrame(kept, columns=["label", "arithmetic_intensity", "flops_per_s", "size"]))
+        alt.Chart(points_data)
         .mark_point(filled=True, size=60)
         .encode(
             x=x,
             y=y,
-            color=alt.Color("label:N", title="Probe"),
+            color=alt.Color("label:N", title=point_title),
             tooltip=[
-                alt.Tooltip("label:N", title="Probe"),
+                alt.Tooltip("label:N", title=point_title),
                 alt.Tooltip("size:Q", title="Size"),
                 alt.Tooltip("arithmetic_intensity:Q", title="FLOP/B", format=".3g"),
                 alt.Tooltip("flops_per_s:Q", title="FLOP/s", format=".3s"),
@@ -119,3 +126,47 @@ def roofline_chart(
         )
     )
     return alt.layer(roof_layer, point_layer).resolve_scale(color="independent")
+
+
+#: Name of the dataset a :func:`roofline_spec` template reads its points from.
+POINTS_DATASET = "points"
+
+
+def roofline_spec(
+    *, peak_flops: float, mem_bandwidth: float, lo: float, hi: float, roof_name: str = "datasheet roof"
+) -> dict[str, Any]:
+    """The Vega-Lite spec of a one-roof roofline over intensities ``lo``..``hi`` (FLOP/B), without points.
+
+    Its points come from the dataset named :data:`POINTS_DATASET`; fill it with :func:`with_points`.
+    Building and validating an altair chart costs tens of milliseconds, so a page that draws the
+    same GPU again and again builds this template once (cache it) and only swaps the points in.
+    """
+    roofs = _roof_rows(name=roof_name, peak_flops=peak_flops, mem_bandwidth=mem_bandwidth, lo=lo, hi=hi)
+    points_data = alt.NamedData(name=POINTS_DATASET)
+    chart = _layered(roofs=roofs, roof_names=[roof_name], points_data=points_data, point_title="Point")
+    spec = chart.to_dict()
+    # Inline the hoisted datasets: Streamlit turns top-level datasets into Arrow tables on every
+    # draw, while inline values pass through as JSON.
+    datasets = spec.pop("datasets", {})
+    for layer in spec["layer"]:
+        name = layer.get("data", {}).get("name")
+        if name in datasets:
+            layer["data"] = {"values": datasets[name]}
+    return spec
+
+
+def with_points(spec: dict[str, Any], points: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A copy of a :func:`roofline_spec` template whose points are ``points`` (same fields as above)."""
+    named = {"name": POINTS_DATASET}
+    rows = [
+        {
+            "label": str(p["label"]),
+            "arithmetic_intensity": float(p["arithmetic_intensity"]),
+            "flops_per_s": float(p["flops_per_s"]),
+            "size": p.get("size"),
+        }
+        for p in points
+    ]
+    filled = {"values": rows}
+    layers = [{**ly, "data": filled} if ly.get("data") == named else ly for ly in spec["layer"]]
+    return {**spec, "layer": layers}

@@ -7,6 +7,7 @@ the user's parsed answer, so nothing here computes a second copy of a formula.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from grader.estimator import attainable_flops, ridge_point
 from grader.problem import Problem
 from grader.units import dimensionality
 from question_bank import Accelerator, load_hardware
+from ui.roofline_chart import roofline_spec, with_points
 
 #: Checklist items whose problems are drawn on a roofline.
 ROOFLINE_ITEMS = frozenset(
@@ -92,13 +94,29 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
     return RooflineView(accelerator=accelerator, own_gpu=own, points=points)
 
 
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _template(gpu_id: str, lo_decade: int, hi_decade: int) -> dict[str, Any]:
+    # One altair build per GPU and axis range, shared read-only (with_points copies what it
+    # changes); answers only swap their points in.
+    gpu = load_hardware()[gpu_id]
+    return roofline_spec(
+        peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth, lo=10.0**lo_decade, hi=10.0**hi_decade
+    )
+
+
+def _decades(view: RooflineView) -> tuple[int, int]:
+    """The axis range in whole decades: a margin around the points and the ridge point."""
+    gpu = view.accelerator
+    xs = [p["arithmetic_intensity"] for p in view.points]
+    xs.append(ridge_point(peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth))
+    return math.floor(math.log10(min(xs) / 3)), math.ceil(math.log10(max(xs) * 3))
+
+
 def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
     """Draw the roofline under the feedback when the problem is about one; nothing otherwise."""
     view = roofline_view(problem, verdict)
     if view is None:
         return
-    from ui.roofline_chart import roofline_chart
-
     gpu = view.accelerator
     which = "the" if view.own_gpu else "a reference GPU, the"
     st.markdown(
@@ -106,10 +124,5 @@ def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
         "(dense 16-bit peak, datasheet bandwidth; below the ridge an operation is bandwidth-bound, "
         "above it compute-bound)."
     )
-    chart = roofline_chart(
-        peak_flops=gpu.peak_flops,
-        mem_bandwidth=gpu.mem_bandwidth,
-        points=view.points,
-        roof_name="datasheet roof",
-    )
-    st.altair_chart(chart, width="stretch")
+    spec = with_points(_template(gpu.id, *_decades(view)), view.points)
+    st.vega_lite_chart(spec, width="stretch")

@@ -117,3 +117,16 @@ def test_no_roofline_for_items_that_are_not_about_one(bank: Bank) -> None:
     from ui.roofline_view import roofline_view
 
     assert roofline_view(generate(bank.get("kv-bytes-per-token"), 1), None) is None
+
+
+def test_roofline_template_takes_points_without_rebuilding() -> None:
+    from ui.roofline_chart import roofline_spec, with_points
+
+    template = roofline_spec(peak_flops=312e12, mem_bandwidth=1.555e12, lo=0.01, hi=1e4)
+    assert "datasets" not in template  # inline values: nothing to convert on every draw
+    roof = template["layer"][0]["data"]["values"]
+    assert max(row["flops_per_s"] for row in roof) == pytest.approx(312e12)
+    point = {"label": "yours", "arithmetic_intensity": 2.0, "flops_per_s": 3.11e12}
+    drawn = with_points(template, [point])
+    assert drawn["layer"][1]["data"]["values"][0]["label"] == "yours"
+    assert template["layer"][1]["data"] == {"name": "points"}, "the cached template is left as it was"
