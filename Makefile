@@ -23,7 +23,8 @@ $(DEV_STAMP): requirements.txt requirements-dev.txt | $(PY)
 install: $(DEV_STAMP)
 
 run: $(RUN_STAMP)
-	@echo "Roofline Drill: open http://$(HOST):$(PORT)  (progress: $${DRILL_DB:-the default SQLite file, see README})"
+	@echo "Roofline Drill: open http://$(HOST):$(PORT)"
+	@$(PY) -c "from progress import default_db_path; print(f'Progress is saved in {default_db_path()}')"
 	$(VENV)/bin/streamlit run app.py --server.address $(HOST) --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
