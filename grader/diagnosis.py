@@ -5,7 +5,8 @@ it compared with slips, so a slip is never accepted. The problem's declared slip
 first, each under the same tolerance as the answer; then the generic slips every numeric
 answer can suffer: a factor of 2 either way, 8 (bits and bytes), 1000 and 10⁶ (one or two
 prefix steps), and a binary prefix read as a decimal one (GiB for GB, 2³⁰/10⁹ ≈ 1.074). When
-several match, the closest wins.
+several match, the closest wins. Before the generic slips, a bare number that is right in the
+display unit's base unit (``1.35e10`` on a GFLOP question) is named as a unit left off.
 """
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grader.problem import SlipValue, Tolerance, ToleranceKind
-from grader.units import display_units, si_per_display
+from grader.units import (
+    base_units,
+    display_units,
+    format_display,
+    format_quantity,
+    si_per_display,
+    to_display,
+    unit_symbol,
+)
 
 # Rounding in a typed answer ("16.72 ms") must not push it out of a band it is meant to sit on.
 _EDGE_SLACK = 1e-9
@@ -146,11 +155,46 @@ def _closest(
     return min(matching, key=lambda s: _distance(value_si, s.value), default=None)
 
 
-def diagnose(
-    value_si: float, *, answer_si: float, unit: str, tolerance: Tolerance, slips: Iterable[SlipValue] = ()
+def unit_left_off(
+    value_si: float, *, answer_si: float, unit: str, tolerance: Tolerance, bare: str
 ) -> SlipValue | None:
-    """The slip a wrong answer matches: the closest declared one, else the closest generic one, else None."""
+    """The slip of a bare number that is right in the display unit's base unit (``1.35e10`` for GFLOP).
+
+    A bare number is read in the display unit, and an engineer who worked in FLOP or seconds often
+    types the figure without its unit; saying so beats naming a bare power of ten.
+    """
+    factor = si_per_display(unit)
+    if factor == 1 or not within(value_si / factor, band(answer_si, tolerance, unit)):
+        return None
+    base = unit_symbol(base_units(unit))
+    read = format_display(to_display(value_si, unit), unit)
+    meant = f"in {base} it would be right. Type the unit: `{bare} {base}`"
+    if not base:  # a percentage question answered with a fraction
+        meant = f"as a fraction it would be right. Type `{format_quantity(value_si / factor, unit)}`"
+    return SlipValue(
+        "unit-left-off", value_si, f"A bare number is read in {unit}, so `{bare}` is {read}; {meant}."
+    )
+
+
+def diagnose(
+    value_si: float,
+    *,
+    answer_si: float,
+    unit: str,
+    tolerance: Tolerance,
+    slips: Iterable[SlipValue] = (),
+    bare: str | None = None,
+) -> SlipValue | None:
+    """The slip a wrong answer matches: the closest declared one, else the closest generic one, else None.
+
+    ``bare``: the text of an answer typed without a unit; when it is right in the base unit, that
+    is the slip named (after a declared slip, before the generic ones).
+    """
     declared = _closest(value_si, slips, tolerance, unit)
     if declared is not None:
         return declared
+    if bare is not None:
+        left_off = unit_left_off(value_si, answer_si=answer_si, unit=unit, tolerance=tolerance, bare=bare)
+        if left_off is not None:
+            return left_off
     return _closest(value_si, generic_slips(answer_si, unit), tolerance, unit)

@@ -31,7 +31,11 @@ class ParseError(GradingError):
 
 
 class UnknownUnitError(ParseError):
-    """A word in the answer is not a unit the grader knows."""
+    """A word in the answer is not a unit the grader knows; ``word`` is that word."""
+
+    def __init__(self, reason: str, hint: str = "", *, word: str = "") -> None:
+        self.word = word
+        super().__init__(reason, hint)
 
 
 class AmbiguousUnitError(ParseError):

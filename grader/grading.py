@@ -14,8 +14,9 @@ import re
 
 from grader.derivation import Step
 from grader.diagnosis import band, diagnose, within
-from grader.errors import GradingError
-from grader.parsing import answer_hint, parse_quantity
+from grader.errors import GradingError, WrongDimensionError
+from grader.hints import answer_hint
+from grader.parsing import parse_quantity
 from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind
 from grader.units import format_display, format_number, format_quantity, round_sig, to_display
 from grader.verdict import Verdict, VerdictStatus
@@ -29,6 +30,8 @@ _RECALL_NUMBERS = dict(zip(("1", "2", "3", "4"), RECALL_SCORES, strict=True))
 
 _ECHO_CHARS = 60
 _UNREADABLE = "**Could not read that answer.**"
+# A readable answer of the wrong kind is not an attempt either; it was read, so it says so.
+_NOT_COUNTED = "**Not counted: wrong kind of answer.**"
 _FAILED = "Something went wrong while grading this answer; it was not counted. Try typing it again."
 
 
@@ -40,12 +43,14 @@ def _echo(response: str) -> str:
     return f"`{text}`" if text else "nothing"
 
 
-def _unparsable(reason: str, *, unit: str = "", derivation: tuple[Step, ...] = ()) -> Verdict:
+def _unparsable(
+    reason: str, *, unit: str = "", derivation: tuple[Step, ...] = (), heading: str = _UNREADABLE
+) -> Verdict:
     return Verdict(
         status=VerdictStatus.UNPARSABLE,
         unit=unit,
         derivation=derivation,
-        message=f"{_UNREADABLE} {reason}".strip(),
+        message=f"{heading} {reason}".strip(),
     )
 
 
@@ -61,8 +66,10 @@ def _grade_quantity(
     try:
         parsed = parse_quantity(response, unit=unit)
     except GradingError as exc:
-        reason = " ".join(part for part in (exc.reason, exc.hint, answer_hint(unit)) if part)
-        return _unparsable(reason, unit=unit, derivation=derivation)
+        # The error's own hint says what to type when it has one; else an example of the kind asked for.
+        reason = f"{exc.reason} {exc.hint or answer_hint(unit)}"
+        heading = _NOT_COUNTED if isinstance(exc, WrongDimensionError) else _UNREADABLE
+        return _unparsable(reason, unit=unit, derivation=derivation, heading=heading)
     bounds = band(answer_si, tolerance, unit)
     low, high = (round_sig(to_display(b, unit)) for b in bounds)
     exact = round_sig(to_display(answer_si, unit))
@@ -70,11 +77,7 @@ def _grade_quantity(
     echo = _echo(response)
     # Echo what was typed only when it says something the display-unit figure does not.
     same = re.sub(r"[\s,]", "", echo.strip("`")) == re.sub(r"[\s,]", "", yours)
-    answered = f"You answered {echo} = {yours}" if parsed.has_unit and not same else f"You answered {yours}"
-    summary = (
-        f"{answered}; the exact answer is **{format_display(exact, unit)}** "
-        f"(accepted: {format_number(low)} to {format_display(high, unit)})."
-    )
+    shown = parsed.has_unit or parsed.scaled
     common = {
         "value": parsed.value_si,
         "accepted_range": (low, high),
@@ -83,8 +86,18 @@ def _grade_quantity(
         "derivation": derivation,
     }
     if within(parsed.value_si, bounds):
-        return Verdict(status=VerdictStatus.CORRECT, score=1.0, message=f"**Correct.** {summary}", **common)
-    slip = diagnose(parsed.value_si, answer_si=answer_si, unit=unit, tolerance=tolerance, slips=slips)
+        read_as = f"{echo} = {yours}; t" if shown and not same else "T"
+        message = f"**Correct.** {read_as}he exact answer is **{format_display(exact, unit)}**."
+        return Verdict(status=VerdictStatus.CORRECT, score=1.0, message=message, **common)
+    answered = f"You answered {echo} = {yours}" if shown and not same else f"You answered {yours}"
+    summary = (
+        f"{answered}; the exact answer is **{format_display(exact, unit)}** "
+        f"(accepted: {format_number(low)} to {format_display(high, unit)})."
+    )
+    bare = None if shown else echo.strip("`")
+    slip = diagnose(
+        parsed.value_si, answer_si=answer_si, unit=unit, tolerance=tolerance, slips=slips, bare=bare
+    )
     # The slip is not repeated in the message: pages show diagnosis_text beside it.
     return Verdict(
         status=VerdictStatus.INCORRECT,

@@ -10,49 +10,39 @@ Nothing here evaluates Python: the grammar below is all there is.
     units  := unit (["*" | "/"] unit)*                 a unit right after a number binds to it
     unit   := WORD ("^" ["+" | "-"] NUMBER)?           WORD: letters, or "%"
 
-Before tokenizing, the text is tidied: a leading ``~``, ``≈``, ``about``, ``approx.``...
-goes; ``×``, ``·``, ``x`` between numbers and ``**`` become ``*`` and ``^``; superscripts
-(``10⁻²``) become powers; ``per`` becomes ``/``; thousands separators go (``819,200``,
-``819 200``, ``1_000``), while a comma that is not one (``1,5``) is refused.
+Before tokenizing, :func:`grader.tidying.tidy` rewrites the notations people type (``~``,
+``≈``, ``×``, superscripts, ``per``, thousands separators, working before an ``=``...).
 
 A unit group that ends the answer applies to everything before it when that part has no unit
 of its own, so ``26e9/1.555e12 s`` and ``2^10 B`` read as people mean them; otherwise it binds
-to the number just before it (``26e9 B / 1.555e12 B/s``). A bare number is read in the
-question's display unit.
+to the number just before it (``26e9 B / 1.555e12 B/s``). After a ``1 /``, when that reading is of
+the wrong kind, the unit is bound to the number before it: ``1/9.24 ms`` is a rate where one is asked.
+
+A bare number is read in the question's display unit. A bare number with a magnitude word or
+suffix (``26 billion``, ``13.5B``, ``4.2G``) is read in the display unit's base unit instead
+(FLOP for a GFLOP question, bytes for a GB one): nobody means "26 billion GFLOP".
 """
 
 from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from grader.errors import GradingError, NumberRangeError, ParseError, WrongDimensionError
-from grader.unit_words import Reading, read_word
-from grader.units import describe_units, dimension_name, dimensionality, display_units, registry
+from grader.errors import GradingError, NumberRangeError, ParseError, UnknownUnitError
+from grader.hints import units_hint, wrong_dimension
+from grader.tidying import tidy
+from grader.unit_words import SUFFIX_MULTIPLIERS, Reading, Word, lone_multipliers, read_multiplier, read_word
+from grader.units import base_units, describe_units, dimensionality, display_units, registry
 
 if TYPE_CHECKING:
     import pint
 
-MAX_CHARS = 200
 _MAX_DEPTH = 40
 _MAX_UNIT_EXPONENT = 4
 
-_SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
-_FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_SYMBOLS = str.maketrans({"−": "-", "–": "-", "—": "-", "‐": "-", "×": "*", "✕": "*", "⨯": "*", "·": "*",
-                          "⋅": "*", "∙": "*", "•": "*", "÷": "/"})  # fmt: skip
-_APPROXIMATELY = re.compile(
-    r"^\s*(?:~=?|≈|≃|≅|=|about\b|approx\b\.?|approximately\b|around\b|roughly\b|circa\b|ca\.)\s*", re.I
-)
-_THOUSANDS_COMMAS = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\d,])")
-_THOUSANDS_OTHER = re.compile(r"(?<![\w.^])\d{1,3}(?:([ _'’])\d{3})(?:\1\d{3})*(?![\w'’])")
-_TIMES_X = re.compile(r"(?<=[\d.)])\s*[xX]\s*(?=[\d.(+-])")
-_TRAILING_TIMES = re.compile(r"(?<=[\d)])\s*[xX*]\s*$")
-_PER = re.compile(r"\bper\b", re.I)
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<word>[^\W\d_]+|%)|(?P<op>\^|[-+*/()]))"
 )
@@ -65,59 +55,16 @@ class Token(NamedTuple):
 
 @dataclass(frozen=True)
 class Parsed:
-    """A readable answer: its value in SI base units, and whether any unit was typed (else a bare number)."""
+    """A readable answer: its value in SI base units, and how it was written.
+
+    ``has_unit``: a unit was typed (else a bare number, read in the display unit). ``scaled``: a
+    magnitude word or suffix was typed (``26 billion``, ``13.5B``), so a bare number was read in
+    the display unit's base unit.
+    """
 
     value_si: float
     has_unit: bool
-
-
-def answer_hint(unit: str) -> str:
-    """What to type for a question in display ``unit``: ``Type a number with a unit, like `800 KiB`...``."""
-    try:
-        name = dimension_name(unit)
-    except GradingError:
-        return "Type a number with a unit, like `800 KiB` or `819,200 B`."
-    examples = _EXAMPLES.get(name, f"`12 {unit}`")
-    if not unit.strip():
-        return f"Type a number, like {examples}."
-    return f"Type a number with a unit, like {examples}; a bare number is read in {unit}."
-
-
-_EXAMPLES = {
-    "a size in bytes": "`800 KiB` or `819,200 B`",
-    "a time": "`12.5 ms` or `0.0125 s`",
-    "a FLOP count": "`26 GFLOP` or `2.6e10 FLOP`",
-    "a FLOP rate (FLOP/s)": "`100 TFLOP/s`, `100 TFLOPS` or `1e14 FLOP/s`",
-    "a bandwidth (bytes/s)": "`2 TB/s` or `2e12 B/s`",
-    "an arithmetic intensity (FLOP/B)": "`150 FLOP/B`",
-    "a token rate (tokens/s)": "`40 tokens/s`",
-    "a number of tokens": "`4,096 tokens` or `4096`",
-    "a pure number": "`64`, `1.5e3` or `50%`",
-}
-
-
-def _tidy(text: str) -> str:
-    """The answer with the notations people use rewritten into the grammar's; see the module docstring."""
-    if len(text) > MAX_CHARS:
-        raise ParseError(
-            f"That answer is over {MAX_CHARS} characters long.", "Type just the number and unit."
-        )
-    text = _SUPERSCRIPT_RUN.sub(lambda m: "^(" + m.group().translate(_FROM_SUPERSCRIPT) + ")", text)
-    text = unicodedata.normalize("NFKC", text).translate(_SYMBOLS)
-    text = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text).strip()
-    while (match := _APPROXIMATELY.match(text)) is not None and match.end() > 0:
-        text = text[match.end() :]
-    text = text.replace("**", "^").rstrip(" .!;")
-    text = _THOUSANDS_COMMAS.sub(lambda m: m.group().replace(",", ""), text)
-    text = _THOUSANDS_OTHER.sub(lambda m: re.sub(r"[ _'’]", "", m.group()), text)
-    if re.search(r"\d,\d", text):
-        raise ParseError(
-            "A comma inside a number is read only between groups of three digits.",
-            "Use a point for decimals (`1.5`) and commas for thousands (`819,200`).",
-        )
-    text = _TIMES_X.sub("*", text)
-    text = _TRAILING_TIMES.sub("", text)
-    return _PER.sub("/", text)
+    scaled: bool = False
 
 
 def tokenize(text: str) -> list[Token]:
@@ -153,6 +100,7 @@ class _Parser:
         self.position = 0
         self.depth = 0
         self.has_unit = False
+        self.has_magnitude = False
 
     def parse(self) -> pint.Quantity:
         q = self.expr()
@@ -240,27 +188,42 @@ class _Parser:
             raise ParseError("Two numbers stand side by side.", "Put `*` between numbers to multiply them.")
         return q
 
-    def word(self, text: str) -> pint.Quantity:
-        meaning = read_word(text, self.reading)
+    def word(self, text: str, meaning: Word | None = None) -> pint.Quantity:
+        meaning = meaning or read_word(text, self.reading)
         self.has_unit = self.has_unit or meaning.is_unit
+        self.has_magnitude = self.has_magnitude or not meaning.is_unit
         return meaning.quantity
 
+    def is_word(self, offset: int = 0) -> bool:
+        token = self.peek(offset)
+        return token is not None and token.kind == "word"
+
+    def run_goes_on(self) -> bool:
+        """Whether another unit follows in the same run: a word, or ``*``/``/`` and a word."""
+        return self.is_word() or (self.is_op("*/") and self.is_word(1))
+
     def units(self) -> pint.Quantity:
-        q = self.unit()
+        q = self.unit(first=True)
         while True:
-            following = self.peek()
-            if following is not None and following.kind == "word":  # "KiB per token", "billion bytes"
+            if self.is_word():  # "KiB per token", "billion bytes"
                 q = _combine(q, "*", self.unit())
-            elif self.is_op("*/") and (after := self.peek(1)) is not None and after.kind == "word":
+            elif self.is_op("*/") and self.is_word(1):
                 op = self.take().text
                 q = _combine(q, op, self.unit())
             else:
                 return q
 
-    def unit(self) -> pint.Quantity:
+    def unit(self, *, first: bool = False) -> pint.Quantity:
         token = self.take()
         if token.kind != "word":
             raise ParseError(f"`{token.text}` is not a unit.", "")
+        # "26B FLOPs", "128K": a suffix letter right after a number, before a unit word or ending the
+        # run, where this reading allows it; "2 B/s" keeps its byte.
+        before_unit = self.is_word()
+        if first and not self.is_op("^") and (before_unit or not self.run_goes_on()):
+            multiplier = read_multiplier(token.text, self.reading, before_unit=before_unit)
+            if multiplier is not None:
+                return self.word(token.text, multiplier)
         q = self.word(token.text)
         if self.is_op("^"):
             self.take()
@@ -326,8 +289,28 @@ def _trailing_units_start(tokens: list[Token]) -> int | None:
     return match.start() if match else None
 
 
-def _evaluate(tokens: list[Token], reading: Reading) -> tuple[pint.Quantity, bool]:
-    """The quantity ``tokens`` describe, and whether any unit was written."""
+class _Reading(NamedTuple):
+    """One way to read the tokens: the quantity, whether a unit was typed, and a magnitude word."""
+
+    quantity: pint.Quantity
+    has_unit: bool
+    has_magnitude: bool
+
+
+def _is_reciprocal(tokens: list[Token]) -> bool:
+    """``1 / ...``: the way people write a rate as one over a time."""
+    return (
+        len(tokens) > 2 and tokens[0].kind == "num" and float(tokens[0].text) == 1 and tokens[1].text == "/"
+    )
+
+
+def _candidates(tokens: list[Token], reading: Reading) -> Iterator[_Reading]:
+    """The quantities ``tokens`` can describe, the likelier first.
+
+    A unit run at the end applies to a unitless head (``26e9/1.555e12 s``); only after a ``1 /``
+    is the unit also tried bound to the number just before it (``1/9.24 ms`` = 1/(9.24 ms)), so
+    that a time typed where a rate is asked is still named as a time.
+    """
     start = _trailing_units_start(tokens)
     if start is not None:
         head = _Parser(tokens[:start], reading)
@@ -337,27 +320,42 @@ def _evaluate(tokens: list[Token], reading: Reading) -> tuple[pint.Quantity, boo
             head_value = None
         if head_value is not None and not head.has_unit:
             units = _Parser(tokens[start:], reading)
-            return _check_finite(head_value * units.parse_units()), units.has_unit
+            q = _check_finite(head_value * units.parse_units())
+            yield _Reading(q, units.has_unit, head.has_magnitude or units.has_magnitude)
+            if not _is_reciprocal(tokens):
+                return
     parser = _Parser(tokens, reading)
-    return parser.parse(), parser.has_unit
+    q = parser.parse()
+    yield _Reading(q, parser.has_unit, parser.has_magnitude)
 
 
 def _readings(expected: pint.util.UnitsContainer) -> Iterator[Reading]:
+    """The readings of the words with two meanings, in the order they are tried."""
     yield Reading()
     yield Reading(flops_as_rate=True)
-    if not expected:
-        yield Reading(suffix_multipliers=True)
+    lone = lone_multipliers(expected)
+    yield Reading(lone_multipliers=lone)
+    yield Reading(flops_as_rate=True, lone_multipliers=lone)
+
+
+def _in_question_units(candidate: _Reading, unit: str) -> pint.Quantity:
+    """The candidate with a bare number given its unit: the display unit, or its base unit when scaled."""
+    if candidate.has_unit:
+        return candidate.quantity
+    if candidate.has_magnitude:  # "26 billion" on a GFLOP question is 26e9 FLOP
+        return candidate.quantity * base_units(unit)
+    return candidate.quantity * display_units(unit)
 
 
 def parse_quantity(text: str, *, unit: str) -> Parsed:
     """Read ``text`` as a quantity of the kind display ``unit`` measures; return it in SI units.
 
-    A bare number is read in ``unit``. Raises a :class:`grader.errors.GradingError` subclass
-    (``ParseError``, ``WrongDimensionError``, ``DisplayUnitError``) whose ``reason`` and
-    ``hint`` say what was wrong and what to type instead.
+    A bare number is read in ``unit`` (in its base unit when a magnitude word scales it). Raises a
+    :class:`grader.errors.GradingError` subclass (``ParseError``, ``WrongDimensionError``,
+    ``DisplayUnitError``) whose ``reason`` and ``hint`` say what was wrong and what to type instead.
     """
     expected = dimensionality(unit)
-    tokens = tokenize(_tidy(text))
+    tokens = tokenize(tidy(text))
     if not tokens:
         raise ParseError("The answer is empty.", "")
     if not any(t.kind == "num" for t in tokens):
@@ -365,22 +363,22 @@ def parse_quantity(text: str, *, unit: str) -> Parsed:
     first_problem: GradingError | None = None
     for reading in _readings(expected):
         try:
-            q, has_unit = _evaluate(tokens, reading)
+            for candidate in _candidates(tokens, reading):
+                q = _in_question_units(candidate, unit)
+                if q.dimensionality == expected:
+                    value_si = float(_check_finite(q.to_base_units()).magnitude)
+                    return Parsed(value_si, has_unit=candidate.has_unit, scaled=candidate.has_magnitude)
+                typed = [t.text for t in tokens if t.kind == "word"]
+                first_problem = _first(first_problem, wrong_dimension(q.units, unit, typed))
         except GradingError as exc:
-            first_problem = first_problem or exc
-            continue
-        if not has_unit:
-            q = q * display_units(unit)
-        if q.dimensionality == expected:
-            value_si = float(_check_finite(q.to_base_units()).magnitude)
-            return Parsed(value_si=value_si, has_unit=has_unit)
-        if first_problem is None:
-            found, wanted = describe_units(q.units), dimension_name(unit)
-            hint = _RATE_HINT if "count" in found and "rate" in wanted else ""
-            first_problem = WrongDimensionError(
-                f"That is {found}, but the question asks for {wanted}.", hint, found=found, expected=wanted
-            )
+            first_problem = _first(first_problem, exc)
+    if isinstance(first_problem, UnknownUnitError) and not first_problem.hint:
+        raise UnknownUnitError(first_problem.reason, units_hint(unit), word=first_problem.word)
     raise first_problem or ParseError("The answer cannot be read.", "")
 
 
-_RATE_HINT = "`FLOPs` with a small s is a count; for a rate write `TFLOP/s` or `TFLOPS`."
+def _first(problem: GradingError | None, later: GradingError) -> GradingError:
+    """The problem to report: the first one met, unless that was a suffix letter a later reading read."""
+    if isinstance(problem, UnknownUnitError) and problem.word in SUFFIX_MULTIPLIERS:
+        return later
+    return problem or later

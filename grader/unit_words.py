@@ -12,9 +12,15 @@ Case rules, strict only where case carries meaning:
 - ``FLOP``, ``flop`` and ``FLOPs`` (small s) are counts; ``FLOPS`` (capital S) is per second, so
   ``TFLOPS`` = ``TFLOP/s``; ``OP``/``OPS`` likewise (``TOPS``). Any other casing of a plural
   (``flops``, ``Flops``) is ambiguous and is read as the question's dimension needs.
+- ``S`` is a second as well (``TB/S``, ``mS``), and ``Bps``/``bps`` are per second (``GBps``,
+  ``Gbps``); ``tps`` is tokens per second. A megasecond (``Ms``, ``MS``, ``Msec``) is never meant,
+  so it is refused with a note to write ``ms``.
 - Number words ``thousand``, ``million``, ``billion``, ``trillion``, ``bn`` are plain numbers.
-  Where the question asks for a pure number, the suffixes ``K``, ``k``, ``M``, ``B``, ``b``,
-  ``T`` are too (``13B`` parameters is 13·10⁹, since bytes could not be meant).
+  The suffix letters ``K``, ``k``, ``M``, ``G``, ``B``, ``b``, ``T`` right after a number are
+  multipliers when another unit word follows (``26B FLOPs``, ``16k tokens``, ``4.2G bytes``:
+  byte·FLOP is never meant), and, in a later reading (see :class:`Reading`), when the letter
+  stands alone and the question's kind allows it (``26B`` FLOPs, ``128K`` tokens, ``4.2G`` on a
+  size question, but ``13B`` on a size question is 13 bytes).
 """
 
 from __future__ import annotations
@@ -36,7 +42,17 @@ NUMBER_WORDS: dict[str, float] = {
     "trillion": 1e12,
     "bn": 1e9,
 }
-SUFFIX_MULTIPLIERS: dict[str, float] = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "b": 1e9, "T": 1e12}
+SUFFIX_MULTIPLIERS: dict[str, float] = {
+    "k": 1e3,
+    "K": 1e3,
+    "M": 1e6,
+    "G": 1e9,
+    "B": 1e9,
+    "b": 1e9,
+    "T": 1e12,
+}
+# The letters that are units on their own: a lone "13B" on a size question is 13 bytes.
+_UNIT_LETTERS = frozenset({"B", "b"})
 
 _PREFIX_SYMBOLS: dict[str, str] = {
     "p": "pico",
@@ -73,12 +89,23 @@ _LONG_WORDS: dict[str, str] = {
     **dict.fromkeys(("hour", "hours", "hr", "hrs"), "hour"),
     **dict.fromkeys(("token", "tokens", "tok", "toks"), "token"),
     **dict.fromkeys(("parameter", "parameters", "param", "params"), "parameter"),
+    **dict.fromkeys(("sequence", "sequences", "seq", "seqs"), "sequence"),
+    **dict.fromkeys(("request", "requests", "req", "reqs"), "request"),
+    **dict.fromkeys(("user", "users"), "user"),
+    **dict.fromkeys(("gpu", "gpus"), "GPU"),
+    **dict.fromkeys(("layer", "layers"), "layer"),
+    **dict.fromkeys(("step", "steps"), "step"),
+    "tps": "token/second",
     **dict.fromkeys(("mac", "macs"), "multiply_add"),
     "percent": "percent",
 }
 _FLOP_BASE = re.compile(r"(?:FL)?OPS?|(?:fl)?ops?", re.IGNORECASE)
 _BYTE_OR_BIT = re.compile(r"(?P<prefix>[kmgtpe])(?P<binary>i?)(?P<base>b)", re.IGNORECASE)
 _NOT_NUMBERS = frozenset({"inf", "infinity", "nan"})
+# "TB/S", "mS": pint has no siemens here, so a capital S after a time prefix can only be a second.
+_CAPITAL_S = re.compile(r"(?P<prefix>[pnuµμmkKMGT]?)S")
+# "GBps", "Gbps": bytes or bits per second, the way network and storage specs write them.
+_PER_SECOND = re.compile(r"(?P<stem>.*[Bb])ps", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -94,11 +121,39 @@ class Reading:
     """How to read the words that have two meanings.
 
     ``flops_as_rate``: read an ambiguous ``flops`` as FLOP/s rather than FLOP.
-    ``suffix_multipliers``: read ``13B``, ``7M``, ``4K`` as numbers (only for pure-number questions).
+    ``multipliers``: the suffix letters read as numbers where they follow a number and another
+    unit word follows them (``26B FLOPs``): all of them in every reading, since a byte times a
+    FLOP, a token or a parameter is never meant. ``lone_multipliers``: those read as numbers
+    where nothing follows (``26B``, ``128K``), only in a later reading; which letters may stand
+    alone depends on the question: see :func:`lone_multipliers`.
     """
 
     flops_as_rate: bool = False
-    suffix_multipliers: bool = False
+    multipliers: frozenset[str] = frozenset(SUFFIX_MULTIPLIERS)
+    lone_multipliers: frozenset[str] = frozenset()
+
+
+def lone_multipliers(expected: pint.util.UnitsContainer) -> frozenset[str]:
+    """The suffix letters that may stand alone after a number for a question of this dimensionality.
+
+    None for a time (``17 M`` is no time anyone means); all but ``B``/``b`` where bytes are asked,
+    since there ``13B`` is 13 bytes; all of them for counts and their rates (``26B`` FLOPs,
+    ``989T`` FLOP/s, ``240`` sequences), where a byte could not be meant.
+    """
+    dims = dict(expected)
+    if dims.get("[time]", 0) > 0:
+        return frozenset()
+    if "[information]" in dims:
+        return frozenset(SUFFIX_MULTIPLIERS) - _UNIT_LETTERS
+    return frozenset(SUFFIX_MULTIPLIERS)
+
+
+def read_multiplier(word: str, reading: Reading, *, before_unit: bool) -> Word | None:
+    """``word`` as a number when this reading takes it as a suffix multiplier right after a number."""
+    allowed = reading.multipliers if before_unit else reading.lone_multipliers
+    if word not in allowed:
+        return None
+    return Word(registry().Quantity(SUFFIX_MULTIPLIERS[word]), is_unit=False)
 
 
 def _split_prefix(word: str, is_base: dict[str, str] | re.Pattern[str]) -> tuple[str, str] | None:
@@ -155,6 +210,31 @@ def _refuse_byte_or_bit(word: str) -> None:
     )
 
 
+def _refuse_megaseconds(word: str, units: pint.Unit) -> None:
+    """Refuse ``Ms``, ``MS``, ``Msec``: a megasecond is never meant, a millisecond with a capital M is."""
+    if dict(units.dimensionality) == {"[time]": 1} and str(units).startswith("mega"):
+        raise AmbiguousUnitError(f"`{word}` reads as megaseconds.", "Write `ms` for milliseconds.")
+
+
+def _unit_name(word: str, reading: Reading) -> str | None:
+    """The registry's name for ``word`` where the case rules above decide it; None leaves it to pint."""
+    name = _flop_unit(word, reading)
+    if name is not None:
+        return name
+    long_word = _split_prefix(word, _LONG_WORDS)
+    if long_word is not None:
+        prefix, base = long_word
+        return prefix + _LONG_WORDS[base.lower()]
+    if (capital_s := _CAPITAL_S.fullmatch(word)) is not None:
+        return _PREFIX_SYMBOLS.get(capital_s.group("prefix"), "") + "second"
+    if word.endswith("B") and (binary := _BYTE_OR_BIT.fullmatch(word)) is not None:
+        # "gB", "KIB": a capital B leaves no doubt it is bytes, whatever the prefix's case.
+        prefix = binary.group("prefix").upper() + binary.group("binary").lower()
+        if prefix != "M" or binary.group("prefix") == "M":
+            return prefix.replace("K", "k") + "B" if not binary.group("binary") else prefix + "B"
+    return None
+
+
 def read_word(word: str, reading: Reading) -> Word:
     """The meaning of one word (letters, or ``%``) of an answer; raises a ``ParseError`` subclass."""
     from pint import PintError
@@ -165,28 +245,17 @@ def read_word(word: str, reading: Reading) -> Word:
         raise NumberRangeError(f"`{word}` is not a number that can be graded.", "Type a finite number.")
     if lower in NUMBER_WORDS:
         return Word(ureg.Quantity(NUMBER_WORDS[lower]), is_unit=False)
-    if reading.suffix_multipliers and word in SUFFIX_MULTIPLIERS:
-        return Word(ureg.Quantity(SUFFIX_MULTIPLIERS[word]), is_unit=False)
-    name = _flop_unit(word, reading)
-    if name is None:
-        long_word = _split_prefix(word, _LONG_WORDS)
-        if long_word is not None:
-            prefix, base = long_word
-            name = prefix + _LONG_WORDS[base.lower()]
-    if name is None and word.endswith("B") and (binary := _BYTE_OR_BIT.fullmatch(word)) is not None:
-        # "gB", "KIB": a capital B leaves no doubt it is bytes, whatever the prefix's case.
-        prefix = binary.group("prefix").upper() + binary.group("binary").lower()
-        if prefix != "M" or binary.group("prefix") == "M":
-            name = prefix.replace("K", "k") + "B" if not binary.group("binary") else prefix + "B"
+    if (per_second := _PER_SECOND.fullmatch(word)) is not None:
+        stem = read_word(per_second.group("stem"), reading)
+        if "[information]" in stem.quantity.dimensionality:
+            return Word(stem.quantity / ureg.second, is_unit=True)
+    name = _unit_name(word, reading)
     try:
         units = ureg.parse_units("percent" if word == "%" else (name or word))
     except (PintError, ValueError, TypeError, AttributeError, KeyError):
         if _BYTE_OR_BIT.fullmatch(word):
             _refuse_byte_or_bit(word)
-        raise UnknownUnitError(
-            f"`{word}` is not a unit the grader knows.",
-            "Units it reads: B, KB, KiB, MB, GB, GiB, TB (bytes), b, Gb (bits), s, ms, µs, ns, min, "
-            "FLOP, GFLOP, TFLOP/s, TFLOPS, B/s, GB/s, TB/s, tokens, tokens/s, %.",
-        ) from None
+        raise UnknownUnitError(f"`{word}` is not a unit the grader knows.", word=word) from None
     _refuse_sub_unit_information(word, units)
+    _refuse_megaseconds(word, units)
     return Word(ureg.Quantity(1.0, units), is_unit=True)

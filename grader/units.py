@@ -15,15 +15,19 @@ no question needs can shadow a symbol people type. It holds:
 - time: ``s``/``sec``, ``min``, ``h``/``hr``;
 - compute: ``FLOP`` = ``flop`` (the base), ``OP`` = ``op`` (an integer operation counts the
   same), ``MAC`` = 2 FLOP (a multiply-add);
-- counts that carry no dimension: ``token``/``tok``, ``parameter``/``param``; and ``%``.
+- counts that carry no dimension: ``token``/``tok``, ``parameter``/``param``, ``sequence``/``seq``,
+  ``request``/``req``, ``user``, and what an answer may be given per (``GPU``, ``layer``,
+  ``step``); and ``%``.
 
-Tokens are dimensionless on purpose: "800 KiB" answers "KiB per token", and "40 tokens/s" is a
-rate per second, so a missing or extra "per token" never makes an answer unreadable.
+Counts are dimensionless on purpose: "800 KiB" answers "KiB per token", "40 tokens/s" is a
+rate per second, and "240 sequences" answers "how many requests fit", so a missing or extra
+"per token" or a count's noun never makes an answer unreadable.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -62,6 +66,12 @@ OP = FLOP = op
 multiply_add = 2 * FLOP = MAC
 token = [] = tok
 parameter = [] = param
+sequence = [] = seq
+request = [] = req
+user = []
+GPU = []
+layer = []
+step = []
 percent = 0.01 = %
 """
 
@@ -103,6 +113,12 @@ def display_units(unit: str) -> pint.Unit:
 def si_per_display(unit: str) -> float:
     """How many SI base units one display ``unit`` holds (``KiB`` → 1024.0, ``ms`` → 0.001)."""
     return float(registry().Quantity(1.0, display_units(unit)).to_base_units().magnitude)
+
+
+@lru_cache(maxsize=256)
+def base_units(unit: str) -> pint.Unit:
+    """The base unit of a display unit, with no prefix: ``GFLOP`` → FLOP, ``GB/s`` → byte/second."""
+    return registry().Quantity(1.0, display_units(unit)).to_base_units().units
 
 
 def dimensionality(unit: str) -> pint.util.UnitsContainer:
@@ -178,6 +194,9 @@ _DIMENSION_NAMES: dict[frozenset[tuple[str, float]], str] = {
 }
 
 
+_COUNT_WORDS = ("sequence", "request", "user", "GPU", "layer", "step")
+
+
 def describe_units(units: pint.Unit) -> str:
     """A short noun phrase for what a pint unit measures (``a time``, ``a token rate (tokens/s)``)."""
     dims = units.dimensionality
@@ -185,11 +204,18 @@ def describe_units(units: pint.Unit) -> str:
     if not dims:
         if has_tokens:
             return "a number of tokens"
-        return "a parameter count" if "parameter" in str(units) else "a pure number"
+        if "parameter" in str(units):
+            return "a parameter count"
+        return "a count" if any(word in str(units) for word in _COUNT_WORDS) else "a pure number"
     if has_tokens and dict(dims) == {"[time]": -1}:
         return "a token rate (tokens/s)"
     known = _DIMENSION_NAMES.get(frozenset(dict(dims).items()))
-    return known if known is not None else f"a quantity in {units:~P}"
+    return known if known is not None else f"a quantity in {unit_symbol(units)}"
+
+
+def unit_symbol(units: pint.Unit) -> str:
+    """A unit as people write it: ``B/s``, ``FLOP/B``, ``s²`` (pint's short form, FLOP in capitals)."""
+    return re.sub(r"\bflop\b", "FLOP", f"{units:~P}").replace(" ", "")
 
 
 def dimension_name(unit: str) -> str:

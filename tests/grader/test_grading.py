@@ -80,8 +80,21 @@ def test_numeric_verdict_reports_exact_answer_and_band_in_display_unit() -> None
     assert verdict.exact == 800
     assert verdict.unit == "KiB"
     assert verdict.accepted_range == (776, 824)
-    assert "800 KiB" in verdict.message
-    assert "776 to 824 KiB" in verdict.message
+    assert "**800 KiB**" in verdict.message
+    assert "776 to 824 KiB" in grade(numeric(), "700 KiB").message
+
+
+@pytest.mark.parametrize(
+    ("response", "message"),
+    [
+        ("800 KiB", "**Correct.** The exact answer is **800 KiB**."),
+        ("800KiB", "**Correct.** The exact answer is **800 KiB**."),
+        ("800", "**Correct.** The exact answer is **800 KiB**."),
+        ("819,200 B", "**Correct.** `819,200 B` = 800 KiB; the exact answer is **800 KiB**."),
+    ],
+)
+def test_a_correct_answer_gets_a_short_message(response: str, message: str) -> None:
+    assert grade(numeric(), response).message == message
 
 
 def test_numeric_incorrect_says_the_exact_answer() -> None:
@@ -99,7 +112,7 @@ def test_echo_shows_what_was_typed_when_the_unit_differs() -> None:
     assert "`819,200 B` = 800 KiB" in grade(numeric(), "819,200 B").message
 
 
-@pytest.mark.parametrize("response", ["", "   ", "hello", "KiB", "1,5 KiB", "5 ms", "12 parsec"])
+@pytest.mark.parametrize("response", ["", "   ", "hello", "KiB", "5 ms", "2 $"])
 def test_numeric_unparsable_is_not_an_attempt_and_says_what_to_type(response: str) -> None:
     verdict = grade(numeric(), response)
     assert verdict.status is VerdictStatus.UNPARSABLE
@@ -109,10 +122,169 @@ def test_numeric_unparsable_is_not_an_attempt_and_says_what_to_type(response: st
     assert "a bare number is read in KiB" in verdict.message
 
 
+@pytest.mark.parametrize(
+    ("response", "unit", "message"),
+    [
+        (
+            "12 parsec",
+            "KiB",
+            "**Could not read that answer.** `parsec` is not a unit the grader knows. For a size in bytes, "
+            "put B, KB, KiB, MB, MiB, GB, GiB or TB (capital B a byte, small b a bit) after the number: "
+            "`800 KiB` or `819,200 B`.",
+        ),
+        (
+            "1,5 KiB",
+            "KiB",
+            "**Could not read that answer.** A comma inside a number is read only between groups of three "
+            "digits. Use a point for decimals (`1.5`) and commas for thousands (`819,200`).",
+        ),
+        (
+            "26 gb",
+            "GB",
+            "**Could not read that answer.** `gb` could mean bytes or bits. Write `GB` for bytes or `Gb` "
+            "for bits (capital B is a byte, small b a bit).",
+        ),
+        (
+            "8.4 MS",
+            "ms",
+            "**Could not read that answer.** `MS` reads as megaseconds. Write `ms` for milliseconds.",
+        ),
+        (
+            "8 to 9 ms",
+            "ms",
+            "**Could not read that answer.** `8 to 9` reads as a range. Give one number, such as the middle "
+            "of your range.",
+        ),
+        (
+            "8.4 ms per forward pass",
+            "ms",
+            "**Could not read that answer.** `forward` is not a unit the grader knows. For a time, put s, "
+            "ms, µs (or us) or ns after the number: `12.5 ms` or `0.0125 s`.",
+        ),
+        (
+            "393 widgets",
+            "",
+            "**Could not read that answer.** `widgets` is not a unit the grader knows. For a pure number, "
+            "type just the number or a percentage: `64`, `1.5e3` or `50%`.",
+        ),
+        (
+            "13.5 GFLOPS",
+            "GFLOP",
+            "**Not counted: wrong kind of answer.** That is a FLOP rate (FLOP/s), but the question asks "
+            "for a FLOP count. `FLOPS` with a capital S is a rate (FLOP/s); for a count write `FLOP` or "
+            "`FLOPs`.",
+        ),
+        (
+            "9.24 ms",
+            "tokens/s",
+            "**Not counted: wrong kind of answer.** That is a time, but the question asks for a token rate "
+            "(tokens/s). Type a number with a unit, like `40 tokens/s`; a bare number is read in tokens/s.",
+        ),
+    ],
+)
+def test_unparsable_messages_say_exactly_what_to_type(response: str, unit: str, message: str) -> None:
+    verdict = check_numeric(response, expected=1.0, unit=unit, rel_tol=0.03)
+    assert verdict.status is VerdictStatus.UNPARSABLE
+    assert verdict.message == message
+
+
 def test_wrong_dimension_message_names_both() -> None:
     message = grade(numeric(), "5 ms").message
+    assert message.startswith("**Not counted: wrong kind of answer.**")
     assert "a time" in message
     assert "a size in bytes" in message
+
+
+@pytest.mark.parametrize(
+    ("response", "expected_si", "unit"),
+    [
+        ("16.7ms", 26e9 / 1.555e12, "ms"),
+        ("~17 ms/token", 26e9 / 1.555e12, "ms"),
+        ("0.0167 s", 26e9 / 1.555e12, "ms"),
+        ("26 GB / 1.555 TB/s", 26e9 / 1.555e12, "ms"),
+        ("≈ 17 ms", 26e9 / 1.555e12, "ms"),
+        ("17 msec", 26e9 / 1.555e12, "ms"),
+        ("16.7 ms (approx.)", 26e9 / 1.555e12, "ms"),
+        ("800KiB", 800 * 1024, "KiB"),
+        ("819.2 kB", 800 * 1024, "KiB"),
+        ("0.8 MB", 800 * 1024, "KiB"),
+        ("6.25 GiB", 6.25 * 2**30, "GB"),
+        ("240", 240, ""),
+        ("~240 sequences", 240, ""),
+        ("240 seqs", 240, ""),
+        ("32 requests", 32, ""),
+        ("batch size 240", 240, ""),
+        ("B = 240", 240, ""),
+        ("n ≥ 740", 740, ""),
+        ("2.6e10 FLOPs", 26e9, "GFLOP"),
+        ("26 GFLOPs", 26e9, "GFLOP"),
+        ("26 billion FLOPs", 26e9, "GFLOP"),
+        ("26B FLOPs", 26e9, "GFLOP"),
+        ("26 billion", 26e9, "GFLOP"),
+        ("26B", 26e9, "GFLOP"),
+        ("13B params", 13e9, ""),
+        ("1.3e10 parameters", 13e9, ""),
+        ("208 ops/byte", 208, "FLOP/B"),
+        ("0.17 FLOP/B", 1 / 6, "FLOP/B"),
+        ("1/6", 1 / 6, "FLOP/B"),
+        ("60 tok/s", 60, "tokens/s"),
+        ("60 tokens/sec", 60, "tokens/s"),
+        ("60 tps", 60, "tokens/s"),
+        ("1/16.7 ms", 60, "tokens/s"),
+        ("3.35 TB/s", 3.35e12, "TB/s"),
+        ("3.35 TBps", 3.35e12, "TB/s"),
+        ("989 TFLOPS", 989e12, "TFLOP/s"),
+        ("989T", 989e12, "TFLOP/s"),
+        ("1 PFLOP/s", 1e15, "TFLOP/s"),
+        ("1e15 FLOP/s", 1e15, "TFLOP/s"),
+        ("about 4.2 GB", 4.2e9, "GB"),
+        ("4.2GB.", 4.2e9, "GB"),
+        ("4.2 GB per GPU", 4.2e9, "GB"),
+        ("4.2G", 4.2e9, "GB"),
+        ("16,384 tokens", 16_384, "tokens"),
+        ("16k tokens", 16_384, "tokens"),
+        ("128K", 2**17, "tokens"),
+        ("2^17 tokens", 2**17, "tokens"),
+        ("0.5", 0.5, ""),
+        ("50%", 0.5, ""),
+        ("x2", 2, ""),
+        ("2×", 2, ""),
+    ],
+)
+def test_answers_as_engineers_type_them_grade_correct(response: str, expected_si: float, unit: str) -> None:
+    verdict = check_numeric(response, expected=expected_si, unit=unit, rel_tol=0.03)
+    assert verdict.status is VerdictStatus.CORRECT, verdict.message
+
+
+@pytest.mark.parametrize(
+    ("response", "unit", "suggestion"),
+    [
+        ("1.348e10", "GFLOP", "`1.348e10 FLOP`"),
+        ("0.0167", "ms", "`0.0167 s`"),
+        ("819200", "KiB", "`819200 B`"),
+        ("3.35e12", "TB/s", "`3.35e12 B/s`"),
+    ],
+)
+def test_a_bare_number_right_in_the_base_unit_is_named_unit_left_off(
+    response: str, unit: str, suggestion: str
+) -> None:
+    expected = float(response)
+    verdict = check_numeric(response, expected=expected, unit=unit, rel_tol=0.03)
+    assert verdict.status is VerdictStatus.INCORRECT
+    assert verdict.diagnosis == "unit-left-off"
+    assert suggestion in verdict.diagnosis_text
+
+
+def test_a_bare_fraction_on_a_percentage_question_suggests_the_percentage() -> None:
+    verdict = check_numeric("0.5", expected=0.5, unit="%", rel_tol=0.01)
+    assert verdict.diagnosis == "unit-left-off"
+    assert "Type `50%`" in verdict.diagnosis_text
+
+
+def test_a_declared_slip_is_named_before_unit_left_off() -> None:
+    # The answer is 800 B; "800" typed bare is read as 800 KiB. A declared slip of that value wins.
+    slip = SlipValue("bytes-not-kib", 800 * 1024, "Declared.")
+    assert grade(numeric(answer=800, unit="KiB", slips=(slip,)), "800").diagnosis == "bytes-not-kib"
 
 
 @pytest.mark.parametrize(

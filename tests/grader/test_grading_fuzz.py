@@ -21,6 +21,7 @@ from grader import (
     check_numeric,
     grade,
 )
+from grader.diagnosis import DECIMAL_SLIPS
 from grader.units import format_quantity, to_display
 
 DISPLAY_UNITS = [
@@ -200,3 +201,20 @@ def test_a_formatted_exact_answer_grades_correct_under_every_tolerance_kind(
         "p", "kv-cache", Kind.NUMERIC, "?", 1, answer=value, unit=unit, tolerance=Tolerance(kind, width[kind])
     )
     assert grade(problem, format_quantity(value, unit)).status is VerdictStatus.CORRECT
+
+
+@settings(max_examples=200)
+@given(
+    st.floats(min_value=1e-9, max_value=1e15),
+    st.sampled_from([u for u in DISPLAY_UNITS if u]),
+    st.sampled_from(DECIMAL_SLIPS),
+    st.sampled_from(["", "~", "≈ ", "about ", "n = ", "Answer: ", "at least "]),
+    st.sampled_from(["", ".", " approx", " (approx.)", "-ish", " total"]),
+)
+def test_a_slip_in_any_wording_is_never_correct_and_is_named(
+    value: float, unit: str, slip, before: str, after: str
+) -> None:
+    response = f"{before}{format_quantity(value * slip.factor, unit)}{after}"
+    verdict = check_numeric(response, expected=value, unit=unit, rel_tol=0.03)
+    assert verdict.status is VerdictStatus.INCORRECT, verdict.message
+    assert verdict.diagnosis == slip.name
