@@ -534,6 +534,21 @@ def tokens_per_second(*, step_time: float, batch_size: int = 1) -> float:
     )
 
 
+def generation_time(*, step_time: float, n_tokens: int) -> float:
+    """Seconds to generate ``n_tokens`` one decode step after another: step time · tokens.
+
+    Ignores the prefill before the first token and the KV cache growing as tokens are added (each
+    step then reads a little more than the last), so it is a lower bound for a short context.
+    """
+    return step(
+        "Generation time",
+        "step time · tokens",
+        f"{step_time:.4g} s · {num(n_tokens)}",
+        step_time * n_tokens,
+        "s",
+    )
+
+
 # --- capacity ------------------------------------------------------------------------------
 
 
@@ -735,6 +750,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         prefill_arithmetic_intensity,
         decode_critical_batch_size,
         tokens_per_second,
+        generation_time,
         kv_capacity_tokens,
         max_batch_size,
         elementwise_chain_bytes,

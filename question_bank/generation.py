@@ -97,15 +97,45 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
 # --- drawing -----------------------------------------------------------------------------------
 
 
+def derivation_params(template: Template) -> frozenset[str]:
+    """The derived params the answer (or a choice's ``decide``) rests on, directly or through others.
+
+    Only their steps belong in the derivation a user reads: a value computed for a slip, a
+    ``require`` check or the prompt alone would be a detour there.
+    """
+    if isinstance(template, NumericTemplate):
+        roots = list(template.answer.with_.values())
+    elif isinstance(template, ChoiceTemplate) and template.decide is not None:
+        roots = [template.decide.lhs, template.decide.rhs]
+    else:
+        roots = []
+    needed: set[str] = set()
+    pending = [root for root in roots if isinstance(root, str)]
+    while pending:
+        name = pending.pop().partition(".")[0]
+        if name in needed or name not in template.params:
+            continue
+        needed.add(name)
+        spec = template.params[name]
+        if isinstance(spec, CallParam):
+            pending.extend(binding for binding in spec.with_.values() if isinstance(binding, str))
+    return frozenset(needed)
+
+
 def _draw_until_valid(
     template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
+    shown_steps = derivation_params(template)
     for _ in range(MAX_DRAWS):
         steps.clear()  # only the accepted draw's derived values belong in the derivation
         values: dict[str, Any] = {}
         shown: dict[str, Any] = {}
         for name, spec in template.params.items():
-            values[name], shown[name] = _draw(spec, values, rng, catalog)
+            if isinstance(spec, CallParam) and name not in shown_steps:
+                with recording():  # computed, but not part of the answer's derivation
+                    values[name], shown[name] = _draw(spec, values, rng, catalog)
+            else:
+                values[name], shown[name] = _draw(spec, values, rng, catalog)
         if all(resolve(r.lhs, values) < resolve(r.rhs, values) for r in template.require):
             return values, shown
     raise GenerationError(f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list")

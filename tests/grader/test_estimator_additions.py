@@ -94,3 +94,16 @@ def test_arithmetic_intensity_agrees_with_the_matmul_form() -> None:
     n = 4096
     general = estimator.arithmetic_intensity(flops=2 * n**3, n_bytes=2 * 3 * n * n)
     assert general == pytest.approx(estimator.arithmetic_intensity_matmul(m=n, k=n, n=n, bytes_per_element=2))
+
+
+def test_generation_time_is_steps_times_tokens() -> None:
+    # kipply's 13B example: 2 · 13e9 / 1.5e12 s per token, so 500 tokens take 500 times as long.
+    per_token = estimator.decode_step_time(
+        n_params=13e9, bytes_per_param=2, mem_bandwidth=1.5e12, peak_flops=312e12
+    )
+    total = estimator.generation_time(step_time=per_token, n_tokens=500)
+    assert total == pytest.approx(500 * 26e9 / 1.5e12)
+    with recording() as steps:
+        estimator.generation_time(step_time=0.02, n_tokens=100)
+    assert [s.label for s in steps] == ["Generation time"]
+    assert steps[0].value == pytest.approx(2.0)

@@ -101,9 +101,10 @@ def test_answer_and_derivation_come_from_the_estimator() -> None:
     )
     assert problem.answer == pytest.approx(expected)
     labels = [step.label for step in problem.derivation]
-    assert labels[0] == "Weight bytes"  # the derived param comes first
+    assert labels[0] == "Weight bytes"
     assert labels[-1] == "Decode step time"
-    assert labels.count("Weight bytes") == 2  # derived param, then inside the answer; no slip steps
+    # Once, inside the answer: the derived param the answer does not use and the slips stay out.
+    assert labels.count("Weight bytes") == 1
 
 
 def test_slips_rebind_scale_and_call() -> None:
@@ -200,3 +201,16 @@ def test_numeric_template_fields_reach_the_problem() -> None:
         1,
         "kv-cache",
     )
+
+
+def test_the_derivation_holds_only_what_the_answer_rests_on() -> None:
+    from question_bank.generation import derivation_params
+
+    template = load_bank().get("decode-generation-time")
+    needed = derivation_params(template)
+    assert "step" in needed and "step_one_chip" not in needed
+    problem = generate(template, 4)
+    # The one-chip step time exists only for a slip: its 1-chip memory time is not shown.
+    memory_steps = [s for s in problem.derivation if s.label == "Memory time"]
+    assert len(memory_steps) == 1
+    assert problem.derivation[-1].value == pytest.approx(problem.answer)
