@@ -6,12 +6,12 @@ import streamlit as st
 
 from grader import VerdictStatus
 from grader.problem import Kind
-from progress import Store, StoreError
+from progress import StoreError
 from progress.scheduling import due_queue, next_due, streak
 from question_bank import load_checklist
 from ui import cached
 from ui import state_keys as keys
-from ui.context import db_path, new_seed, now
+from ui.context import new_seed, now
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline
@@ -21,7 +21,7 @@ RATINGS = ("again", "hard", "good", "easy")
 st.title("Practice")
 
 bank = cached.bank_or_stop()
-store = Store(db_path())
+store = cached.store()
 checklist = {item.id: item for item in load_checklist()}
 
 # --- filter and today's counts ---------------------------------------------------------------------

@@ -9,7 +9,7 @@ from datetime import date
 import pandas as pd
 import streamlit as st
 
-from progress import ExportFormat, Settings, Store, StoreError, export_attempts
+from progress import ExportFormat, Settings, StoreError, export_attempts
 from progress.aggregates import load_snapshot
 from progress.plan import Plan, make_plan, seconds_per_card
 from progress.readiness import (
@@ -89,7 +89,7 @@ bank = cached.bank_or_stop()
 checklist = load_checklist()
 titles = {item.id: item.title for item in checklist}
 moment = now()
-store = Store(db_path())
+store = cached.store()
 try:
     settings = store.settings()
     snapshot = load_snapshot(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from progress.attempt import COLUMNS, Attempt, Mode, Status
+from progress.attempt import Attempt, Mode, Status
 from progress.mock_config import MockConfig, ProblemRef
 from progress.mock_debrief import Answer, Debrief, Grade, Outcome, ProblemLike, debrief, is_recall
 from progress.mock_scorecard import MockFacts, scorecard_markdown
@@ -35,7 +35,7 @@ from progress.mocks import (
     save_mock_answer,
 )
 from progress.scheduling import rating_for_recall, rating_for_status, review
-from progress.store import Store
+from progress.store import Store, insert_attempts
 from progress.utc import as_utc
 
 
@@ -229,8 +229,6 @@ def _claim_and_record(
 ) -> bool:
     # Setting the score and storing the attempts share one transaction, and the score is set only
     # while it is still empty: two reruns settling at once store the attempts exactly once.
-    columns = [c for c in COLUMNS if c != "id"]
-    sql = f"INSERT INTO attempts ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
     with store.connect() as conn:
         claimed = conn.execute(
             "UPDATE mocks SET score = ?, scorecard = ? WHERE id = ? AND status = ? AND score IS NULL",
@@ -238,9 +236,7 @@ def _claim_and_record(
         ).rowcount
         if not claimed:
             return False
-        for attempt in attempts:
-            row = {**attempt.to_dict(), "params": attempt.params_json()}
-            conn.execute(sql, [row[c] for c in columns])  # type: ignore[literal-required]
+        insert_attempts(conn, attempts)
     return True
 
 

@@ -14,9 +14,9 @@ from datetime import date, datetime, timedelta
 
 from fsrs import Card, Rating, Scheduler, State
 
-from progress.attempt import Status
+from progress.attempt import Attempt, Status
 from progress.settings import Settings, load_settings
-from progress.store import Store
+from progress.store import Store, insert_attempts
 from progress.utc import as_utc, day_start, from_iso, to_iso, utc_day
 
 _RECALL_RATINGS = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good, "easy": Rating.Easy}
@@ -54,13 +54,17 @@ def review(
     now: datetime,
     duration_s: float | None = None,
     enable_fuzzing: bool = True,
+    attempt: Attempt | None = None,
 ) -> Card:
     """Review the template's card (creating it on first sight) and log the review; return the new card.
 
-    The card, its log and the settings it was scheduled with are read and written in one transaction.
+    The card, its log and the settings it was scheduled with are read and written in one transaction,
+    together with ``attempt`` when given: an answer and the review it causes land together or not at all.
     """
     now = as_utc(now)
     with store.connect() as conn:
+        if attempt is not None:
+            insert_attempts(conn, [attempt])
         settings = load_settings(conn)
         row = conn.execute("SELECT card FROM cards WHERE template_id = ?", (template_id,)).fetchone()
         card = Card.from_json(row["card"]) if row else Card(card_id=card_id_for(template_id), due=now)

@@ -242,9 +242,9 @@ class Store:
 
     def record_attempts(self, attempts: Iterable[Attempt]) -> list[int]:
         """Store attempts in one transaction (all or none); return their ids in order."""
-        rows = [_attempt_row(attempt) for attempt in attempts]
+        attempts = list(attempts)
         with self.connect() as conn:
-            return [int(conn.execute(_INSERT_ATTEMPT, row).lastrowid or 0) for row in rows]
+            return insert_attempts(conn, attempts)
 
     def attempts(
         self,
@@ -309,6 +309,14 @@ class Store:
 def _primary_code(exc: sqlite3.Error) -> int | None:
     code = getattr(exc, "sqlite_errorcode", None)
     return None if code is None else code & 0xFF
+
+
+def insert_attempts(conn: sqlite3.Connection, attempts: Iterable[Attempt]) -> list[int]:
+    """Insert attempts inside the caller's transaction (from :meth:`Store.connect`); return their ids.
+
+    For writes that must land together with others, such as an attempt and its card review.
+    """
+    return [int(conn.execute(_INSERT_ATTEMPT, _attempt_row(attempt)).lastrowid or 0) for attempt in attempts]
 
 
 def _attempt_row(attempt: Attempt) -> tuple[object, ...]:

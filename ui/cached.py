@@ -6,7 +6,9 @@ import os
 
 import streamlit as st
 
+from progress import Store
 from question_bank import Bank, BankError, load_bank
+from ui.context import db_path
 
 
 @st.cache_resource(show_spinner=False)
@@ -31,3 +33,15 @@ def bank_or_stop() -> Bank:
         st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{exc}")
         st.stop()
         raise  # st.stop() raises; this line only tells the type checker
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _store(path: str) -> Store:
+    # A Store holds no connection (each use opens a short-lived one); sharing it only saves the
+    # check of the file and its schema on every rerun.
+    return Store(path)
+
+
+def store() -> Store:
+    """The progress store of this session's database."""
+    return _store(str(db_path()))

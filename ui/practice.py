@@ -94,35 +94,34 @@ def submit(
     if verdict.status is VerdictStatus.UNPARSABLE:
         return verdict
     duration_s = max(0.0, (now - current.started_at).total_seconds())
-    store.record_attempt(
-        Attempt(
-            created_at=now,
-            template_id=problem.template_id,
-            checklist_item=problem.checklist_item,
-            seed=problem.seed,
-            params=problem.params,
-            response=response,
-            value=verdict.value,
-            status=verdict.status.value,
-            score=verdict.score,
-            diagnosis=verdict.diagnosis,
-            mode=Mode.PRACTICE,
-            duration_s=duration_s,
-        )
+    attempt = Attempt(
+        created_at=now,
+        template_id=problem.template_id,
+        checklist_item=problem.checklist_item,
+        seed=problem.seed,
+        params=problem.params,
+        response=response,
+        value=verdict.value,
+        status=verdict.status.value,
+        score=verdict.score,
+        diagnosis=verdict.diagnosis,
+        mode=Mode.PRACTICE,
+        duration_s=duration_s,
     )
-    if current.scheduled:
-        rating = (
-            rating_for_recall(response) if problem.kind is Kind.RECALL else rating_for_status(verdict.status)
-        )
-        review(
-            store,
-            template_id=problem.template_id,
-            checklist_item=problem.checklist_item,
-            rating=rating,
-            now=now,
-            duration_s=duration_s,
-            enable_fuzzing=enable_fuzzing,
-        )
+    if not current.scheduled:
+        store.record_attempt(attempt)
+        return verdict
+    rating = rating_for_recall(response) if problem.kind is Kind.RECALL else rating_for_status(verdict.status)
+    review(
+        store,
+        template_id=problem.template_id,
+        checklist_item=problem.checklist_item,
+        rating=rating,
+        now=now,
+        duration_s=duration_s,
+        enable_fuzzing=enable_fuzzing,
+        attempt=attempt,
+    )
     return verdict
 
 

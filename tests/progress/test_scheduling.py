@@ -214,3 +214,24 @@ def test_streak_days_are_utc_days(tmp_path):
         ]
     )
     assert streak(store, today=T0.date()) == 2
+
+
+def test_an_answer_and_its_review_land_together(tmp_path) -> None:
+    store = new_store(tmp_path)
+    fsrs_review(
+        store, template_id="kv-bytes-per-token", checklist_item="kv-cache", rating=Rating.Good, now=T0,
+        enable_fuzzing=False, attempt=attempt(),
+    )  # fmt: skip
+    assert store.attempt_count() == 1
+    assert [c.template_id for c in card_states(store, now=T0)] == ["kv-bytes-per-token"]
+
+
+def test_a_review_that_fails_leaves_no_answer_behind(tmp_path) -> None:
+    store = new_store(tmp_path)
+    with pytest.raises(ValueError):
+        fsrs_review(
+            store, template_id="kv-bytes-per-token", checklist_item="kv-cache", rating=9, now=T0,
+            attempt=attempt(),
+        )  # fmt: skip
+    assert store.attempt_count() == 0
+    assert card_states(store, now=T0) == []
