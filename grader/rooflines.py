@@ -1,0 +1,214 @@
+"""Rooflines: the ops:byte ratio, arithmetic intensity, memory and compute time, overhead, fusion.
+
+Part of the estimator (:mod:`grader.estimator`): pure, keyword-only, SI units, each step recorded.
+Horace He's compute / bandwidth / overhead split and the scaling book's roofline chapter.
+"""
+
+from __future__ import annotations
+
+from grader.derivation import num, step
+
+# --- rooflines -----------------------------------------------------------------------------
+
+
+def ridge_point(*, peak_flops: float, mem_bandwidth: float) -> float:
+    """The ops:byte ratio (FLOP per byte) where the roofline bends: peak FLOP/s / bandwidth.
+
+    Below it an operation is bandwidth-bound, above it compute-bound. Ignores overhead and
+    cache effects.
+    """
+    value = peak_flops / mem_bandwidth
+    return step(
+        "Ops:byte ratio (ridge point)",
+        "peak FLOP/s / memory bandwidth",
+        f"{num(peak_flops)} FLOP/s / {num(mem_bandwidth)} B/s",
+        value,
+        "FLOP/B",
+    )
+
+
+def arithmetic_intensity_matmul(*, m: int, k: int, n: int, bytes_per_element: float) -> float:
+    """FLOP per byte of an (m×k)·(k×n) matmul: 2mkn / (bytes · (mk + kn + mn)).
+
+    Counts reading both inputs and writing the output once each: perfect on-chip reuse.
+    """
+    flops = 2 * m * k * n
+    moved = bytes_per_element * (m * k + k * n + m * n)
+    step(
+        "Matmul FLOPs",
+        "2 · m · k · n",
+        f"2 · {num(m)} · {num(k)} · {num(n)}",
+        flops,
+        "FLOP",
+    )
+    step(
+        "Matmul bytes moved",
+        "bytes · (m·k + k·n + m·n)",
+        f"{num(bytes_per_element)} · ({num(m * k)} + {num(k * n)} + {num(m * n)})",
+        moved,
+        "B",
+    )
+    return step(
+        "Arithmetic intensity",
+        "FLOPs / bytes",
+        f"{num(flops)} / {num(moved)}",
+        flops / moved,
+        "FLOP/B",
+    )
+
+
+def arithmetic_intensity_elementwise(
+    *, flops_per_element: float, bytes_per_element: float, n_inputs: int, n_outputs: int = 1
+) -> float:
+    """FLOP per byte of an element-wise op: flops / (bytes · (inputs + outputs)).
+
+    Every input is read once and every output written once from main memory.
+    """
+    value = flops_per_element / (bytes_per_element * (n_inputs + n_outputs))
+    return step(
+        "Arithmetic intensity",
+        "FLOPs per element / (bytes · (inputs + outputs))",
+        f"{num(flops_per_element)} / ({num(bytes_per_element)} · ({num(n_inputs)} + {num(n_outputs)}))",
+        value,
+        "FLOP/B",
+    )
+
+
+def attainable_flops(*, arithmetic_intensity: float, peak_flops: float, mem_bandwidth: float) -> float:
+    """The roofline: min(peak FLOP/s, intensity · bandwidth), in FLOP/s. Ignores overhead."""
+    value = min(peak_flops, arithmetic_intensity * mem_bandwidth)
+    return step(
+        "Attainable FLOP/s",
+        "min(peak, intensity · bandwidth)",
+        f"min({num(peak_flops)}, {num(arithmetic_intensity)} · {num(mem_bandwidth)})",
+        value,
+        "FLOP/s",
+    )
+
+
+def memory_time(*, n_bytes: float, mem_bandwidth: float) -> float:
+    """Seconds to move ``n_bytes`` at full bandwidth: bytes / bandwidth."""
+    return step(
+        "Memory time",
+        "bytes / bandwidth",
+        f"{num(n_bytes)} B / {num(mem_bandwidth)} B/s",
+        n_bytes / mem_bandwidth,
+        "s",
+    )
+
+
+def compute_time(*, flops: float, peak_flops: float) -> float:
+    """Seconds to do ``flops`` at peak: FLOPs / peak FLOP/s."""
+    return step(
+        "Compute time",
+        "FLOPs / peak FLOP/s",
+        f"{num(flops)} FLOP / {num(peak_flops)} FLOP/s",
+        flops / peak_flops,
+        "s",
+    )
+
+
+# --- bandwidth, overhead and fusion --------------------------------------------------------
+
+
+def elementwise_chain_bytes(
+    *, n_elements: int, bytes_per_element: float, n_ops: int, fused: bool = False
+) -> float:
+    """Bytes moved by a chain of ``n_ops`` unary element-wise ops over ``n_elements``.
+
+    Unfused, each op reads its input and writes its output: 2 · n_ops · N · bytes. Fused, the
+    chain reads once and writes once: 2 · N · bytes, whatever n_ops is. That is why fusing two
+    element-wise ops costs about the same as one.
+    """
+    passes = 1 if fused else n_ops
+    value = 2 * passes * n_elements * bytes_per_element
+    return step(
+        "Bytes moved (fused)" if fused else "Bytes moved (unfused)",
+        "2 (read + write) · passes · elements · bytes",
+        f"2 · {num(passes)} · {num(n_elements)} · {num(bytes_per_element)} B",
+        value,
+        "B",
+    )
+
+
+def overhead_knee_bytes(*, overhead_s: float, mem_bandwidth: float) -> float:
+    """Bytes an op must move before bandwidth, not per-op overhead, dominates: overhead · bandwidth.
+
+    Below it time stays flat as the tensor grows (overhead-bound); above it time grows with bytes.
+    """
+    return step(
+        "Overhead knee",
+        "overhead per op · bandwidth",
+        f"{overhead_s:.4g} s · {num(mem_bandwidth)} B/s",
+        overhead_s * mem_bandwidth,
+        "B",
+    )
+
+
+# --- rooflines with overhead -------------------------------------------------------------
+
+
+def roofline_time(
+    *, flops: float, n_bytes: float, peak_flops: float, mem_bandwidth: float, overhead_s: float = 0.0
+) -> float:
+    """Lower bound on one op's time, in seconds: max(overhead, FLOPs / peak, bytes / bandwidth).
+
+    Whichever term is largest names the regime (overhead-, compute- or bandwidth-bound). Assumes
+    compute and memory traffic overlap perfectly and that launches are asynchronous, so in a
+    long stream of ops the per-op host overhead hides behind kernels longer than it. Ignores
+    caches, tail effects and the first launch's latency.
+    """
+    t_compute = compute_time(flops=flops, peak_flops=peak_flops)
+    t_memory = memory_time(n_bytes=n_bytes, mem_bandwidth=mem_bandwidth)
+    return step(
+        "Op time (roofline with overhead)",
+        "max(overhead, compute time, memory time)",
+        f"max({overhead_s:.4g} s, {t_compute:.4g} s, {t_memory:.4g} s)",
+        max(overhead_s, t_compute, t_memory),
+        "s",
+    )
+
+
+def flops_in_duration(*, duration_s: float, peak_flops: float) -> float:
+    """FLOPs the chip could do at peak in ``duration_s`` seconds: duration · peak FLOP/s.
+
+    What one per-op overhead costs in forgone work. Ignores that small ops never reach peak.
+    """
+    return step(
+        "FLOPs forgone",
+        "duration · peak FLOP/s",
+        f"{duration_s:.4g} s · {num(peak_flops)} FLOP/s",
+        duration_s * peak_flops,
+        "FLOP",
+    )
+
+
+def matmul_min_square_dim(*, peak_flops: float, mem_bandwidth: float, bytes_per_element: float) -> float:
+    """Side n of the smallest square matmul that is compute-bound: 1.5 · bytes · peak / bandwidth.
+
+    An n×n by n×n matmul does 2n³ FLOPs and moves bytes · 3n² (two inputs, one output), so its
+    intensity is 2n / (3 · bytes); setting that equal to the ridge point gives n. Assumes perfect
+    on-chip reuse; ignores tiling and wave-quantisation effects.
+    """
+    value = 1.5 * bytes_per_element * peak_flops / mem_bandwidth
+    return step(
+        "Smallest compute-bound square matmul",
+        "1.5 · bytes per element · peak FLOP/s / bandwidth",
+        f"1.5 · {num(bytes_per_element)} · {num(peak_flops)} FLOP/s / {num(mem_bandwidth)} B/s",
+        value,
+        "",
+    )
+
+
+def arithmetic_intensity(*, flops: float, n_bytes: float) -> float:
+    """FLOP per byte of any kernel: FLOPs / bytes moved to and from main memory.
+
+    Ignores caches: bytes are main-memory traffic, so reuse inside on-chip memory raises the intensity.
+    """
+    return step(
+        "Arithmetic intensity",
+        "FLOPs / bytes moved",
+        f"{num(flops)} FLOP / {num(n_bytes)} B",
+        flops / n_bytes,
+        "FLOP/B",
+    )
