@@ -17,6 +17,9 @@ from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline
 
 RATINGS = ("again", "hard", "good", "easy")
+# Keyboard shortcuts, as in flash-card tools: 1-4 rate a recall, S shows the answer, N goes on,
+# V draws another variant. Streamlit shows each key on its button.
+RATING_KEYS = ("1", "2", "3", "4")
 
 st.title("Practice")
 
@@ -162,19 +165,22 @@ elif problem.kind is Kind.RECALL and verdict is None:
             key=keys.PRACTICE_REVEAL,
             type="primary",
             on_click=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
+            shortcut="S",
         )
     else:
         st.markdown("**Key points**\n\n" + "\n".join(f"- {point}" for point in problem.key_points))
         if problem.explanation:
             st.markdown(problem.explanation)
         st.markdown("How well did you recall it?")
-        for column, rating in zip(st.columns(len(RATINGS)), RATINGS, strict=True):
+        columns = st.columns(len(RATINGS))
+        for column, rating, shortcut in zip(columns, RATINGS, RATING_KEYS, strict=True):
             column.button(
                 rating.capitalize(),
                 key=keys.PRACTICE_RATE_PREFIX + rating,
                 on_click=_answer,
                 args=(rating,),
                 width="stretch",
+                shortcut=shortcut,
             )
 
 notice = st.session_state.get(keys.PRACTICE_NOTICE)
@@ -186,7 +192,9 @@ if verdict is not None:
     show_problem_roofline(problem, verdict)
 
     next_col, variant_col = st.columns(2)
-    next_col.button("Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch")
+    next_col.button(
+        "Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch", shortcut="N"
+    )
     variant_col.button(
         "Another variant (not scheduled)",
         key=keys.PRACTICE_VARIANT,
@@ -194,4 +202,5 @@ if verdict is not None:
         args=(problem.template_id,),
         kwargs={"scheduled": False},
         width="stretch",
+        shortcut="V",
     )
