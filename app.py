@@ -5,6 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.context import db_path, init_session
+from ui.shell import open_requested_page
 
 _HERE = Path(__file__).parent
 # (file, title, icon); the first page that exists is the default.
@@ -22,6 +23,7 @@ pages = [
     for i, (path, title, icon) in enumerate(p for p in _PAGES if (_HERE / p[0]).exists())
 ]
 nav = st.navigation(pages)
+open_requested_page()
 with st.sidebar:
     st.markdown("**Roofline Drill**: why LLM inference is memory-bound.")
     st.caption(f"Progress is saved in `{db_path()}`.")

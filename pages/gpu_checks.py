@@ -22,6 +22,7 @@ from gpu_checks.table import comparison_rows, format_si, history_rows, roofline_
 from ui import state_keys as keys
 from ui.context import db_path, init_session
 from ui.roofline_chart import roofline_chart
+from ui.shell import open_inside_app
 
 PRACTICE_PAGE = "pages/practice.py"
 
@@ -141,6 +142,7 @@ def _show(report: RunReport) -> None:
         col.download_button(label, to_csv(rows), file_name=f"{stem}-{stamp}.csv", mime="text/csv", key=key)
 
 
+open_inside_app("pages/gpu_checks.py")
 init_session()
 if keys.GPU_RUNNER not in st.session_state:
     st.session_state[keys.GPU_RUNNER] = Runner()

@@ -25,11 +25,13 @@ from ui import state_keys as keys
 from ui.context import db_path, new_seed, now
 from ui.mock import ScreenTime, item_titles, problems_of, save_answer, settle_mock, settle_past, start_mock
 from ui.mock_view import answer_widget, countdown, history_table, items_table, running_banner, show_outcome
+from ui.shell import open_inside_app
 
 CUSTOM = "custom"
 MIX_LABELS = {Mix.EVERY_ITEM: "Every checklist item", Mix.WEAKEST_FIRST: "Weakest items first"}
 LEVELS = {1: "1 warm-up", 2: "2", 3: "3 interview-hard"}
 
+open_inside_app("pages/mock_interview.py")
 st.title("Mock interview")
 
 bank = cached.bank_or_stop()

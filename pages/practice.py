@@ -15,12 +15,14 @@ from ui.context import new_seed, now
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline
+from ui.shell import open_inside_app
 
 RATINGS = ("again", "hard", "good", "easy")
 # Keyboard shortcuts, as in flash-card tools: 1-4 rate a recall, S shows the answer, N goes on,
 # V draws another variant. Streamlit shows each key on its button.
 RATING_KEYS = ("1", "2", "3", "4")
 
+open_inside_app("pages/practice.py")
 st.title("Practice")
 
 bank = cached.bank_or_stop()

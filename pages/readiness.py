@@ -28,6 +28,7 @@ from ui import cached
 from ui import readiness_charts as charts
 from ui import state_keys as keys
 from ui.context import db_path, now
+from ui.shell import open_inside_app
 
 PRACTICE_PAGE = "pages/practice.py"
 _GATE_TEXT = {
@@ -84,6 +85,7 @@ def _factor_table(item: ItemReadiness) -> pd.DataFrame:
     )
 
 
+open_inside_app("pages/readiness.py")
 st.title("Readiness")
 bank = cached.bank_or_stop()
 checklist = load_checklist()

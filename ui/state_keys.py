@@ -12,6 +12,10 @@ DB_PATH = "ctx_db_path"
 CLOCK = "ctx_clock"
 #: An int seed source for new problems (tests seed it for repeatable problems).
 RNG_SEED = "ctx_rng_seed"
+#: A page a direct visit asked for, opened by app.py once its navigation exists (see ui.shell).
+OPEN_PAGE = "ctx_open_page"
+#: True once app.py has run in this session (see ui.shell).
+APP_SHELL_SEEN = "ctx_app_shell_seen"
 
 # --- practice page ---------------------------------------------------------------------------------
 #: Checklist item the practice queue is filtered on (None for all); other pages may set it before
