@@ -34,7 +34,7 @@ from progress.mocks import (
     rate_mock_answer,
     save_mock_answer,
 )
-from progress.scheduling import rating_for_recall, rating_for_status, review
+from progress.scheduling import rating_for_answer, rating_for_recall, review
 from progress.store import Store, insert_attempts
 from progress.utc import as_utc
 
@@ -251,7 +251,7 @@ def _review_cards(
     # Auto-graded answers rate Good or Again; a recall answer keeps the self-rating it was given.
     for outcome, attempt in zip(outcomes, attempts, strict=True):
         recall_rating = outcome.self_rating if is_recall(outcome.problem) else None
-        rating = rating_for_recall(recall_rating) if recall_rating else rating_for_status(attempt.status)
+        rating = rating_for_answer(status=attempt.status, self_rating=recall_rating)
         review(
             store,
             template_id=attempt.template_id,

@@ -35,6 +35,11 @@ def rating_for_recall(self_rating: str) -> Rating:
         raise ValueError(f"a recall rating is one of again, hard, good, easy; got {self_rating!r}") from None
 
 
+def rating_for_answer(*, status: Status | str, self_rating: str | None = None) -> Rating:
+    """The FSRS rating an answer gives its card: a recall answer's own rating, else from its status."""
+    return rating_for_recall(self_rating) if self_rating else rating_for_status(status)
+
+
 def card_id_for(template_id: str) -> int:
     """A stable card id for a template: 48 bits of its SHA-256, the same on every machine and run."""
     return int.from_bytes(hashlib.sha256(template_id.encode()).digest()[:6], "big")

@@ -17,7 +17,7 @@ from typing import Any
 from grader import Verdict, VerdictStatus, grade
 from grader.problem import Kind, Problem
 from progress import Attempt, Mode, Store
-from progress.scheduling import rating_for_recall, rating_for_status, review
+from progress.scheduling import rating_for_answer, review
 from question_bank import Bank, generate
 
 
@@ -111,12 +111,12 @@ def submit(
     if not current.scheduled:
         store.record_attempt(attempt)
         return verdict
-    rating = rating_for_recall(response) if problem.kind is Kind.RECALL else rating_for_status(verdict.status)
+    self_rating = response if problem.kind is Kind.RECALL else None
     review(
         store,
         template_id=problem.template_id,
         checklist_item=problem.checklist_item,
-        rating=rating,
+        rating=rating_for_answer(status=verdict.status.value, self_rating=self_rating),
         now=now,
         duration_s=duration_s,
         enable_fuzzing=enable_fuzzing,

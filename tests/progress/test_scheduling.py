@@ -235,3 +235,20 @@ def test_a_review_that_fails_leaves_no_answer_behind(tmp_path) -> None:
         )  # fmt: skip
     assert store.attempt_count() == 0
     assert card_states(store, now=T0) == []
+
+
+@pytest.mark.parametrize(
+    ("status", "self_rating", "expected"),
+    [
+        ("correct", None, Rating.Good),
+        ("incorrect", None, Rating.Again),
+        ("correct", "hard", Rating.Hard),
+        ("incorrect", "easy", Rating.Easy),
+    ],
+)
+def test_an_answer_rates_its_card_by_self_rating_else_by_status(
+    status: str, self_rating: str | None, expected: Rating
+) -> None:
+    from progress.scheduling import rating_for_answer
+
+    assert rating_for_answer(status=status, self_rating=self_rating) is expected
