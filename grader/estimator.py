@@ -49,6 +49,7 @@ from grader.rooflines import (
     ridge_point,
     roofline_time,
 )
+from grader.sharding import bytes_per_chip
 from grader.sizes import (
     DTYPE_BYTES,
     active_params,
@@ -71,6 +72,7 @@ __all__ = [
     "attainable_flops",
     "attention_flops_per_token",
     "attention_parity_context",
+    "bytes_per_chip",
     "compute_time",
     "decode_arithmetic_intensity",
     "decode_critical_batch_size",
@@ -132,5 +134,6 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         attention_parity_context,
         matmul_min_square_dim,
         arithmetic_intensity,
+        bytes_per_chip,
     )
 }

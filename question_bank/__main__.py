@@ -23,7 +23,8 @@ from question_bank.bank import Bank, load_bank
 from question_bank.checklist import load_checklist
 from question_bank.errors import BankError, BankIssue
 from question_bank.generation import generate
-from question_bank.schema import NumericTemplate
+from question_bank.scenarios import generate_scenario
+from question_bank.schema import NumericStep, NumericTemplate, ScenarioTemplate
 
 #: Seeds ``validate`` generates each template with, after loading.
 SMOKE_SEEDS = range(20)
@@ -54,7 +55,29 @@ def smoke_issues(bank: Bank, seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIss
                     BankIssue(file, line, template.id, "answer", f"seed {seed}: {found[0]}", found[1])
                 )
                 break
+    for scenario in bank.scenarios:
+        for seed in seeds:
+            found = _scenario_issue(scenario, seed)
+            if found is not None:
+                file, line = bank.sources[scenario.id]
+                issues.append(
+                    BankIssue(file, line, scenario.id, found[0], f"seed {seed}: {found[1]}", found[2])
+                )
+                break
     return issues
+
+
+def _scenario_issue(scenario: ScenarioTemplate, seed: int) -> tuple[str, str, str] | None:
+    """What is wrong with one draw of a scenario (field, message, hint), or None."""
+    try:
+        steps = generate_scenario(scenario, seed).steps
+    except (ArithmeticError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        return "steps", f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
+    for index, step in enumerate(steps):
+        found = _answer_issue(step)
+        if found is not None:
+            return f"steps.{index}.answer", f"step {step.step}: {found[0]}", found[1]
+    return None
 
 
 def _answer_issue(problem: Problem) -> tuple[str, str] | None:
@@ -82,11 +105,11 @@ def validate(paths: Sequence[str]) -> int:
     if issues:
         print(f"\n{len(issues)} template{'s' if len(issues) != 1 else ''} failed to generate.")
         return 1
-    kinds = Counter(t.kind for t in bank.templates)
+    kinds = Counter(t.kind for t in [*bank.templates, *bank.scenarios])
     files = len(set(file for file, _ in bank.sources.values()))
     pools = ", ".join(f"{name} ({len(s)} scenarios)" for name, s in sorted(bank.pools.items())) or "none"
     print(
-        f"OK: {len(bank.templates)} templates in {files} files "
+        f"OK: {len(bank.templates) + len(bank.scenarios)} templates in {files} files "
         f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}); pools: {pools}; "
         f"each generated for seeds {SMOKE_SEEDS.start}..{SMOKE_SEEDS.stop - 1}."
     )
@@ -140,6 +163,14 @@ def sample(template_id: str, seed: int, paths: Sequence[str] = ()) -> int:
     bank = _load(paths)
     if bank is None:
         return 1
+    if bank.is_scenario(template_id):
+        scenario = generate_scenario(bank.scenario(template_id), seed)
+        parts = [f"{scenario.template_id} · scenario · {len(scenario.steps)} steps", scenario.setup.rstrip()]
+        parts += [
+            f"--- step {step.step} of {step.n_steps}\n{render_problem(step)}" for step in scenario.steps
+        ]
+        print("\n\n".join(parts))
+        return 0
     try:
         template = bank.get(template_id)
     except KeyError as exc:
@@ -166,6 +197,16 @@ def coverage_report(bank: Bank) -> str:
         if isinstance(template, NumericTemplate):
             names = ", ".join(slip.name for slip in template.slips)
             out.append(f"  {template.id:<36} {len(template.slips):>2}  {names}")
+    out += ["", "Scenarios (steps, then each step's checklist item and kind):"]
+    for scenario in bank.scenarios:
+        out.append(f"  {scenario.id:<36} {len(scenario.steps):>2} steps  ({scenario.checklist})")
+        for number, step in enumerate(scenario.steps, start=1):
+            slips = f", {len(step.slips)} slips" if isinstance(step, NumericStep) else ""
+            out.append(f"      {number}. {step.id:<28} {step.checklist:<24} {step.kind}{slips}")
+    steps_by_item = Counter(step.checklist for scenario in bank.scenarios for step in scenario.steps)
+    if steps_by_item:
+        out += ["", "Scenario steps per checklist item:"]
+        out += [f"  {item.id:<24} {steps_by_item.get(item.id, 0):>3}" for item in load_checklist()]
     out += ["", "Scenario pools:"]
     for name, scenarios in sorted(bank.pools.items()):
         answers = Counter(s.answer for s in scenarios)

@@ -19,7 +19,7 @@ from question_bank.checklist import checklist_ids
 from question_bank.consistency import suggest
 from question_bank.errors import BankError, BankIssue
 from question_bank.loading import load_files
-from question_bank.schema import Scenario, Template
+from question_bank.schema import Scenario, ScenarioTemplate, Template
 
 DATA_DIR = Path(__file__).parent / "data"
 QUESTIONS_DIR = DATA_DIR / "questions"
@@ -30,11 +30,16 @@ POOLS_FOLDER = "pools"
 
 @dataclass(frozen=True)
 class Bank:
-    """Validated templates (in load order), scenario pools by name, and each template's file and line."""
+    """Validated templates (in load order), scenario pools by name, and each template's file and line.
+
+    ``templates`` are the single problems; ``scenarios`` the chains of steps on one setup (kind
+    ``scenario``), kept apart because a scenario generates several problems, not one.
+    """
 
     templates: list[Template]
     pools: dict[str, tuple[Scenario, ...]] = field(default_factory=dict)
     sources: dict[str, tuple[str, int]] = field(default_factory=dict)
+    scenarios: list[ScenarioTemplate] = field(default_factory=list)
 
     def get(self, template_id: str) -> Template:
         """The template with ``template_id``; ``KeyError`` naming the closest id otherwise."""
@@ -42,6 +47,20 @@ class Bank:
             if template.id == template_id:
                 return template
         raise KeyError(f"no template {template_id!r} in the bank; {suggest(template_id, self.ids)}")
+
+    def scenario(self, template_id: str) -> ScenarioTemplate:
+        """The scenario with ``template_id``; ``KeyError`` naming the closest id otherwise."""
+        for scenario in self.scenarios:
+            if scenario.id == template_id:
+                return scenario
+        raise KeyError(f"no scenario {template_id!r} in the bank; {suggest(template_id, self.scenario_ids)}")
+
+    def is_scenario(self, template_id: str) -> bool:
+        return any(scenario.id == template_id for scenario in self.scenarios)
+
+    @property
+    def scenario_ids(self) -> list[str]:
+        return [scenario.id for scenario in self.scenarios]
 
     @property
     def ids(self) -> list[str]:
@@ -116,4 +135,6 @@ def load_bank(
     issues += result.issues
     if issues:
         raise BankError(issues)
-    return Bank(templates=result.templates, pools=result.pools, sources=result.sources)
+    return Bank(
+        templates=result.templates, pools=result.pools, sources=result.sources, scenarios=result.scenarios
+    )
