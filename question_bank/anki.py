@@ -29,7 +29,7 @@ from markdown_it import MarkdownIt
 from grader import grade
 from grader.derivation import Step
 from grader.problem import Kind, Problem
-from grader.units import format_quantity
+from grader.units import format_quantity, readable
 from question_bank.bank import Bank
 from question_bank.checklist import load_checklist
 from question_bank.errors import GenerationError
@@ -135,7 +135,7 @@ def derivation_html(steps: Sequence[Step]) -> str:
         "<tr>"
         + "".join(
             f"<td>{html.escape(cell)}</td>"
-            for cell in (s.label, s.formula, s.substituted, format_quantity(s.value, s.unit).strip())
+            for cell in (s.label, s.formula, s.substituted, readable(s.value, s.unit))
         )
         + "</tr>"
         for s in steps
@@ -199,8 +199,8 @@ def card_fields(problem: Problem) -> dict[str, str]:
 
 def card_tags(problem: Problem) -> tuple[str, ...]:
     """Anki tags (no spaces): the checklist item, each topic and the difficulty."""
-    topics = tuple(getattr(problem, "topics", ()) or ())
-    tags = [problem.checklist_item, *(f"topic::{t}" for t in topics), f"difficulty::{problem.difficulty}"]
+    topics = (f"topic::{topic}" for topic in problem.topics)
+    tags = [problem.checklist_item, *topics, f"difficulty::{problem.difficulty}"]
     return tuple("_".join(tag.split()) for tag in tags)
 
 
