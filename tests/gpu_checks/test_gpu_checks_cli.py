@@ -26,6 +26,12 @@ KEYS = {
 }
 
 
+def _cli(*args: str, python_options: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """``python -m gpu_checks ARGS`` in a child process (a crash there cannot take pytest down)."""
+    command = [sys.executable, *python_options, "-m", "gpu_checks", *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+
+
 def test_json_has_the_headline_keys_and_the_details(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -64,14 +70,7 @@ def test_bad_options_exit_2_with_a_message(argv: list[str], capsys: pytest.Captu
 @pytest.mark.parametrize("threads", ["50000", "30000"])
 def test_absurd_thread_counts_exit_2_before_torch_sees_them(threads: str) -> None:
     # In a child process: unchecked, 50000 threads segfault and 30000 abort inside libgomp.
-    result = subprocess.run(
-        [sys.executable, "-m", "gpu_checks", "--smoke", "--device", "cpu", "--threads", threads],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = _cli("--smoke", "--device", "cpu", "--threads", threads)
     assert result.returncode == 2
     assert "give a number from 1 to" in result.stderr
 
@@ -92,14 +91,7 @@ def test_a_size_above_the_memory_cap_exits_2(capsys: pytest.CaptureFixture[str])
 
 
 def test_module_help_runs_without_torch() -> None:
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "gpu_checks", "--help"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = _cli("--help", python_options=("-X", "importtime"))
     assert result.returncode == 0
     assert "--quick" in result.stdout
     assert "| torch" not in result.stderr
