@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from grader import grade
+from grader import VerdictStatus, grade
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from progress import Store
@@ -66,6 +66,18 @@ def start_mock(store: Store, bank: Bank, *, config: MockConfig, seed: int, now: 
 def problems_of(bank: Bank, session: MockSession) -> list[Problem]:
     """The mock's problems, regenerated from their templates and seeds (same seed, same numbers)."""
     return [generate(bank.get(ref.template_id), ref.seed) for ref in session.problems]
+
+
+def unreadable_message(problem: Problem, response: str) -> str | None:
+    """What to type instead when ``response`` cannot be read, else None; nothing on right or wrong.
+
+    A recall answer is the user's own prose (rated at the debrief) and an empty box is no answer
+    yet: neither is read here.
+    """
+    if problem.kind is Kind.RECALL or not response.strip():
+        return None
+    verdict = grade(problem, response)
+    return verdict.message if verdict.status is VerdictStatus.UNPARSABLE else None
 
 
 def exact_text(outcome: Outcome) -> str:
