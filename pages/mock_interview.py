@@ -23,7 +23,7 @@ from progress.mock_session import (
 )
 from ui import cached
 from ui import state_keys as keys
-from ui.context import db_path, new_seed, now
+from ui.context import db_path, local_time, new_seed, now, user_zone
 from ui.mock import (
     ScreenTime,
     item_titles,
@@ -329,7 +329,7 @@ def _running(session: MockSession) -> None:
 
 def _debrief(session: MockSession) -> None:
     _show_notice()
-    problems, result, scorecard = settle_mock(store, bank, session, now=now())
+    problems, result, scorecard = settle_mock(store, bank, session, now=now(), zone=user_zone())
     titles = item_titles()
     finished_at = session.mock.finished_at or session.deadline
     used_s = (finished_at - session.mock.started_at).total_seconds()
@@ -361,11 +361,11 @@ def _debrief(session: MockSession) -> None:
 
 
 def _history() -> None:
-    past = settle_past(store, bank, now=now())
+    past = settle_past(store, bank, now=now(), zone=user_zone())
     if not past:
         return
     st.subheader("Past mocks")
-    st.dataframe(history_table(past), hide_index=True, width="stretch")
+    st.dataframe(history_table(past, shown_at=local_time), hide_index=True, width="stretch")
     st.selectbox(
         "Open a debrief", [s.id for s in past], format_func=lambda i: f"Mock #{i}", key=keys.MOCK_HISTORY_PICK
     )

@@ -112,7 +112,7 @@ def show_outcome(outcome: Outcome, *, title: str, on_rate: Callable[[int, str], 
             st.error(verdict.message, icon=":material/cancel:")
         if outcome.slip and verdict is not None and not outcome.correct:
             st.warning(f"**Slip: {outcome.slip}.** {verdict.diagnosis_text}", icon=":material/lightbulb:")
-        show_derivation(problem.derivation, expanded=False)
+        show_derivation(problem.derivation, expanded=False, answer_unit=problem.unit)
         if problem.explanation:
             st.markdown(problem.explanation)
         if problem.references:
@@ -131,12 +131,12 @@ def items_table(result: Debrief, *, titles: Mapping[str, str]) -> pd.DataFrame:
     )
 
 
-def history_table(sessions: Sequence[MockSession]) -> pd.DataFrame:
-    """Finished mocks, newest first: when, how many problems, how long, the score."""
+def history_table(sessions: Sequence[MockSession], *, shown_at: Callable[[datetime], str]) -> pd.DataFrame:
+    """Finished mocks, newest first: when (as ``shown_at`` writes it), problems, minutes, the score."""
     return pd.DataFrame(
         {
             "mock": [f"#{s.id}" for s in sessions],
-            "started (UTC)": [f"{s.mock.started_at:%Y-%m-%d %H:%M}" for s in sessions],
+            "started": [shown_at(s.mock.started_at) for s in sessions],
             "problems": [len(s.problems) for s in sessions],
             "minutes": [round(s.config.duration_s / 60, 2) for s in sessions],
             "score": ["to self-rate" if s.mock.score is None else f"{s.mock.score:.0%}" for s in sessions],

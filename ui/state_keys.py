@@ -12,6 +12,8 @@ DB_PATH = "ctx_db_path"
 CLOCK = "ctx_clock"
 #: An int seed source for new problems (tests seed it for repeatable problems).
 RNG_SEED = "ctx_rng_seed"
+#: A tzinfo to show times in (tests seed one); absent: the browser's time zone (st.context.timezone).
+ZONE = "ctx_zone"
 #: A page a direct visit asked for, opened by app.py once its navigation exists (see ui.shell).
 OPEN_PAGE = "ctx_open_page"
 #: True once app.py has run in this session (see ui.shell).

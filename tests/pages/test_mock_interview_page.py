@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -320,3 +321,28 @@ def test_new_mock_keeps_the_custom_length_and_problem_count(db: Path, clock: Fak
     assert at.radio(key=keys.MOCK_DURATION).value == "custom"
     assert at.number_input(key=keys.MOCK_CUSTOM_MINUTES).value == pytest.approx(0.5)
     assert at.number_input(key=keys.MOCK_N_PROBLEMS).value == 2
+
+
+def test_the_scorecard_stands_alone_with_times_in_the_users_zone(db: Path, clock: FakeClock) -> None:
+    bank = load_bank()
+    numeric = next(t for t in bank.templates if t.id == "decode-13b-a100")
+    config = MockConfig.from_minutes(duration_min=15, n_problems=1)
+    session = start(Store(db), config=config, problems=[ProblemRef(numeric.id, 5)], now=T0)
+    [problem] = problems_of(bank, session)
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = clock
+    at.session_state[keys.ZONE] = ZoneInfo("Europe/Paris")
+    at.query_params[keys.MOCK_QUERY_PARAM] = str(session.id)
+    at.run()
+    _type(at, problem, 0, right=False)
+    _finish(at)
+    assert not at.exception
+
+    [mock] = list_mocks(Store(db))
+    scorecard = mock.scorecard or ""
+    assert "- Date: 2026-11-29 17:00 CET" in scorecard  # 16:00 UTC, shown where the user is
+    assert problem.prompt.strip() in scorecard
+    assert f"- **Exact answer:** {format_quantity(problem.answer or 0, problem.unit)}" in scorecard
+    assert "| Decode step time | max(memory time, compute time) | max(" in scorecard  # the derivation
+    assert at.dataframe[-1].value["started"].tolist() == ["2026-11-29 17:00 CET"]
