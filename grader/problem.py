@@ -84,3 +84,5 @@ class Problem:
     key_points: tuple[str, ...] = ()
     difficulty: int = 1
     title: str = ""
+    #: The template's free topic tags (``tensor-parallel``, ``moe``...); empty when it has none.
+    topics: tuple[str, ...] = ()

@@ -11,20 +11,8 @@ import re
 from collections.abc import Sequence
 
 from grader.derivation import Step
-from grader.units import dimensionality, format_quantity, si_per_display
+from grader.units import dimensionality, format_quantity, readable
 
-# Display units tried from largest to smallest for each SI unit a derivation step can carry.
-_LADDERS: dict[str, tuple[str, ...]] = {
-    "B": ("TB", "GB", "MB", "KB", "B"),
-    "B/s": ("TB/s", "GB/s", "MB/s", "B/s"),
-    "s": ("s", "ms", "µs", "ns"),
-    "FLOP": ("PFLOP", "TFLOP", "GFLOP", "MFLOP", "FLOP"),
-    "FLOP/s": ("PFLOP/s", "TFLOP/s", "GFLOP/s", "FLOP/s"),
-}
-_BINARY_LADDERS: dict[str, tuple[str, ...]] = {
-    "B": ("TiB", "GiB", "MiB", "KiB", "B"),
-    "B/s": ("TiB/s", "GiB/s", "MiB/s", "KiB/s", "B/s"),
-}
 _DECIMAL_SIZE = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?) ([KMGTP])B(?=/s\b|\b)")
 _DECIMAL_FACTOR = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
 
@@ -32,17 +20,6 @@ _DECIMAL_FACTOR = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
 def is_binary(unit: str) -> bool:
     """Whether ``unit`` is written with a binary prefix (``KiB``, ``GiB/s``)."""
     return "iB" in unit
-
-
-def readable(value: float, unit: str, *, binary: bool = False) -> str:
-    """``value`` (SI, in ``unit``) with the largest prefix that keeps it at or above 1 (binary on request)."""
-    ladder = (_BINARY_LADDERS if binary else {}).get(unit) or _LADDERS.get(unit)
-    if ladder is None:
-        return format_quantity(value, unit)
-    for candidate in ladder:
-        if abs(value) >= si_per_display(candidate) / si_per_display(unit):
-            return format_quantity(value, candidate)
-    return format_quantity(value, ladder[-1])
 
 
 def to_binary(text: str) -> str:
