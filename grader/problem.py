@@ -87,6 +87,8 @@ class Problem:
     key_points: tuple[str, ...] = ()
     difficulty: int = 1
     title: str = ""
+    #: The template's free topic tags (``tensor-parallel``, ``moe``...); empty when it has none.
+    topics: tuple[str, ...] = ()
     key_point_rubrics: tuple[Rubric, ...] = ()
     misconceptions: tuple[Misconception, ...] = ()
     model_answer: str = ""

@@ -181,6 +181,27 @@ def format_quantity(value_si: float, unit: str, *, sig_figs: int = SIGNIFICANT_F
     return format_display(to_display(value_si, unit), unit, sig_figs=sig_figs)
 
 
+# Display units tried from largest to smallest for each SI unit a derivation step can carry.
+_LADDERS: dict[str, tuple[str, ...]] = {
+    "B": ("TB", "GB", "MB", "KB", "B"),
+    "B/s": ("TB/s", "GB/s", "MB/s", "B/s"),
+    "s": ("s", "ms", "µs", "ns"),
+    "FLOP": ("PFLOP", "TFLOP", "GFLOP", "MFLOP", "FLOP"),
+    "FLOP/s": ("PFLOP/s", "TFLOP/s", "GFLOP/s", "FLOP/s"),
+}
+
+
+def readable(value_si: float, unit: str) -> str:
+    """``value_si`` (in the SI ``unit``) with the largest prefix that keeps it at or above 1."""
+    ladder = _LADDERS.get(unit)
+    if ladder is None:
+        return format_quantity(value_si, unit)
+    for candidate in ladder:
+        if abs(value_si) >= si_per_display(candidate) / si_per_display(unit):
+            return format_quantity(value_si, candidate)
+    return format_quantity(value_si, ladder[-1])
+
+
 # Names for the dimensions questions ask about, keyed by pint's dimensionality.
 _DIMENSION_NAMES: dict[frozenset[tuple[str, float]], str] = {
     frozenset({("[information]", 1)}): "a size in bytes",

@@ -96,6 +96,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         references=tuple(template.references),
         difficulty=template.difficulty,
         title=template.title,
+        topics=tuple(template.topics),
         **fields,
     )
 

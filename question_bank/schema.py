@@ -313,6 +313,9 @@ class TemplateBase(Strict):
     require: list[Requirement] = []
     explanation: str = Field(min_length=1)
     references: list[str] = Field(min_length=1)
+    #: Free tags for what a template is about beyond its one checklist item (tensor-parallel,
+    #: speculative, flash-attention, paged-kv, quantization, moe, latency...), for filters.
+    topics: list[Annotated[str, Field(pattern=KEBAB_ID)]] = []
 
 
 class NumericTemplate(TemplateBase):

@@ -9,34 +9,7 @@ import streamlit as st
 from grader import Verdict, VerdictStatus
 from grader.derivation import Step
 from grader.problem import Problem
-from grader.units import format_quantity
-
-# Display units tried from largest to smallest for each SI unit a derivation step can carry.
-_LADDERS: dict[str, tuple[str, ...]] = {
-    "B": ("TB", "GB", "MB", "KB", "B"),
-    "B/s": ("TB/s", "GB/s", "MB/s", "B/s"),
-    "s": ("s", "ms", "µs", "ns"),
-    "FLOP": ("PFLOP", "TFLOP", "GFLOP", "MFLOP", "FLOP"),
-    "FLOP/s": ("PFLOP/s", "TFLOP/s", "GFLOP/s", "FLOP/s"),
-}
-
-
-def readable(value: float, unit: str) -> str:
-    """``value`` (SI, in ``unit``) with the largest prefix that keeps it at or above 1."""
-    ladder = _LADDERS.get(unit)
-    if ladder is None:
-        return format_quantity(value, unit)
-    for candidate in ladder:
-        shown = format_quantity(value, candidate)
-        if abs(value) >= _scale(candidate, unit):
-            return shown
-    return format_quantity(value, ladder[-1])
-
-
-def _scale(display: str, base: str) -> float:
-    from grader.units import si_per_display
-
-    return si_per_display(display) / si_per_display(base)
+from grader.units import readable
 
 
 def derivation_markdown(steps: Sequence[Step]) -> str:

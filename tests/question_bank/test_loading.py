@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from bank_kit import BROKEN, CATALOG, GOOD
 
-from question_bank import Bank, BankError, BankIssue, load_bank
+from question_bank import Bank, BankError, BankIssue, generate, load_bank
 from question_bank.schema import ChoiceTemplate, NumericTemplate, RecallTemplate
 
 ONE_TEMPLATE = """templates:
@@ -161,3 +161,25 @@ def test_a_template_in_the_wrong_kind_hints_at_the_right_kind() -> None:
 def test_shipped_bank_validates() -> None:
     bank = load_bank()
     assert bank.templates and len(set(bank.ids)) == len(bank.ids)
+
+
+def test_topics_tags_load_and_reach_the_problem(tmp_path: Path) -> None:
+    path = _write(tmp_path, "tagged.yaml", "tagged-recall")
+    tagged = path.read_text(encoding="utf-8") + "    topics: [tensor-parallel, latency]\n"
+    path.write_text(tagged, encoding="utf-8")
+    bank = _load(tmp_path)
+    problem = generate(bank.get("tagged-recall"), 1, catalog=CATALOG)
+    assert problem.topics == ("tensor-parallel", "latency")
+
+
+def test_untagged_templates_have_no_topics() -> None:
+    bank = _load(GOOD)
+    assert all(generate(t, 1, catalog=CATALOG).topics == () for t in bank.templates)
+
+
+def test_a_topic_that_is_not_kebab_case_is_refused(tmp_path: Path) -> None:
+    path = _write(tmp_path, "tagged.yaml", "tagged-recall")
+    path.write_text(path.read_text(encoding="utf-8") + "    topics: [Tensor Parallel]\n", encoding="utf-8")
+    with pytest.raises(BankError) as caught:
+        _load(tmp_path)
+    assert "topics" in str(caught.value)
