@@ -181,7 +181,14 @@ class _Checker:
     # --- bindings and calls ----------------------------------------------------------------
 
     def _binding(self, path: tuple[PathPart, ...], value: Any, later: Sequence[str] = ()) -> None:
-        """A literal number or bool passes; a string must be ``param`` or ``param.field`` drawn earlier."""
+        """A literal number or bool passes; a string must be ``param`` or ``param.field`` drawn earlier.
+
+        A list argument's elements are checked one by one.
+        """
+        if isinstance(value, tuple):
+            for index, item in enumerate(value):
+                self._binding((*path, index), item, later)
+            return
         if not isinstance(value, str):
             return
         self._reference(path, value, later=later, whole_ok=False)

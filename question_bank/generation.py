@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from grader.derivation import recording
@@ -111,7 +111,7 @@ def derivation_params(template: Template) -> frozenset[str]:
     ``require`` check or the prompt alone would be a detour there.
     """
     if isinstance(template, NumericTemplate):
-        roots = list(template.answer.with_.values())
+        roots = _flat(template.answer.with_.values())
     elif isinstance(template, ChoiceTemplate) and template.decide is not None:
         roots = [template.decide.lhs, template.decide.rhs]
     else:
@@ -125,8 +125,15 @@ def derivation_params(template: Template) -> frozenset[str]:
         needed.add(name)
         spec = template.params[name]
         if isinstance(spec, CallParam):
-            pending.extend(binding for binding in spec.with_.values() if isinstance(binding, str))
+            pending.extend(binding for binding in _flat(spec.with_.values()) if isinstance(binding, str))
     return frozenset(needed)
+
+
+def _flat(arguments: Iterable[Any]) -> list[Any]:
+    """The bindings of ``with`` arguments, a list argument's elements each on their own."""
+    return [
+        item for argument in arguments for item in (argument if isinstance(argument, tuple) else (argument,))
+    ]
 
 
 def _draw_until_valid(
@@ -205,7 +212,12 @@ def _draw_float(spec: FloatRange, rng: random.Random) -> float:
 
 
 def resolve(binding: Any, values: Mapping[str, Any]) -> Any:
-    """A binding's value: a literal as is, ``name`` or ``name.field`` looked up in the drawn values."""
+    """A binding's value: a literal as is, ``name`` or ``name.field`` looked up in the drawn values.
+
+    A list argument (a tuple of bindings) resolves to the tuple of its elements' values.
+    """
+    if isinstance(binding, tuple):
+        return tuple(resolve(item, values) for item in binding)
     if not isinstance(binding, str):
         return binding
     name, _, field = binding.partition(".")

@@ -35,8 +35,23 @@ def _scalar(value: Any) -> Scalar:
     )
 
 
+def _argument(value: Any) -> Scalar | tuple[Scalar, ...]:
+    if isinstance(value, list | tuple):
+        if not value:
+            raise PydanticCustomError(
+                "bank_scalar",
+                "an empty list binds nothing",
+                {"hint": "a list of bindings such as [len_a, len_b, 4096]"},
+            )
+        return tuple(_scalar(item) for item in value)
+    return _scalar(value)
+
+
 #: A binding: a parameter path such as ``model.n_layers`` (a string) or a literal number or bool.
 Binding = Annotated[Scalar, PlainValidator(_scalar)]
+#: What a ``with`` keyword takes: a binding, or a list of bindings for a keyword that takes a
+#: sequence (``request_lengths: [len_a, len_b, 4096]``), resolved element by element.
+Argument = Annotated[Scalar | tuple[Scalar, ...], PlainValidator(_argument)]
 #: A literal value in a ``choice`` list or a ``where`` equality filter.
 Value = Annotated[Scalar, PlainValidator(_scalar)]
 
@@ -147,7 +162,7 @@ class CallParam(Strict):
     """A derived value: an estimator function applied to bindings of earlier parameters."""
 
     call: str
-    with_: dict[str, Binding] = Field(default={}, alias="with")
+    with_: dict[str, Argument] = Field(default={}, alias="with")
 
 
 PARAM_KINDS = ("preset", "dtype", "int", "float", "choice", "call")
@@ -225,7 +240,7 @@ class Answer(Strict):
     """The exact answer: an estimator call, the display unit a bare number is read in, a tolerance."""
 
     call: str
-    with_: dict[str, Binding] = Field(default={}, alias="with")
+    with_: dict[str, Argument] = Field(default={}, alias="with")
     unit: str
     tolerance: ToleranceSpec = ToleranceSpec(relative=0.05)
 
@@ -235,7 +250,7 @@ class Slip(Strict):
 
     name: str = Field(pattern=KEBAB_ID)
     diagnosis: str = Field(min_length=1)
-    with_: dict[str, Binding] | None = Field(default=None, alias="with")
+    with_: dict[str, Argument] | None = Field(default=None, alias="with")
     scale: float | None = None
     call: str | None = None
 
