@@ -80,6 +80,7 @@ def step_view(scenario: ScenarioTemplate, index: int) -> Template:
         kind="recall",
         explanation=step.explanation,
         key_points=step.key_points,
+        misconceptions=step.misconceptions,
         model_answer=step.model_answer,
         **common,
     )
