@@ -1,5 +1,8 @@
 """Checks that a template's draws make usable problems: one set, run by ``validate`` and by the app.
 
+Usable means: it generates, a numeric answer is a finite positive number in its unit's dimension, and
+a recall problem's rubrics find its own model answer and nothing in off-topic prose.
+
 A template can pass the schema and still fail for some seeds: a draw that divides by zero, an answer
 that overflows to infinity, a ``require`` list no draw meets. :func:`sweep_issues` generates each
 template for many seeds and reports the first failure; :func:`usable_bank` loads a bank the way the
@@ -24,6 +27,7 @@ from grader.units import dimension_name, dimensionality
 from question_bank.bank import Bank, load_bank
 from question_bank.errors import BankError, BankIssue, GenerationError
 from question_bank.generation import generate
+from question_bank.rubric_check import explanation_issue
 from question_bank.schema import Template
 
 #: Seeds every shipped template is generated with, at load and by ``validate``.
@@ -79,12 +83,14 @@ def sweep_issues(bank: Bank, templates: Iterable[Template] | None = None) -> lis
             except Exception as exc:  # reported as the template's issue, whatever the call raised
                 found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
             else:
-                found = problem_issue(problem)
+                # A recall's rubrics do not depend on the draw: the first seeds check them enough.
+                found = problem_issue(problem) or (
+                    explanation_issue(problem) if seed in SMOKE_SEEDS else None
+                )
             if found is not None:
                 file, line = bank.sources[template.id]
-                issues.append(
-                    BankIssue(file, line, template.id, "answer", f"seed {seed}: {found[0]}", found[1])
-                )
+                field = "key_points" if template.kind == "recall" else "answer"
+                issues.append(BankIssue(file, line, template.id, field, f"seed {seed}: {found[0]}", found[1]))
                 break
     return issues
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from grader import grade
+from grader import VerdictStatus, grade
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from progress import Store
@@ -26,6 +26,7 @@ from progress.mock_timer import elapsed_s
 from progress.readiness import assess, strengths
 from question_bank import Bank, GenerationError, load_checklist
 from question_bank.generation_checks import generate_checked
+from ui.derivation_table import derivation_markdown
 
 
 def candidates(bank: Bank) -> list[Candidate]:
@@ -106,6 +107,18 @@ def problems_of(bank: Bank, session: MockSession) -> list[Problem]:
     return [problem_at(bank, session, position) for position in range(len(session.problems))]
 
 
+def unreadable_message(problem: Problem, response: str) -> str | None:
+    """What to type instead when ``response`` cannot be read, else None; nothing on right or wrong.
+
+    A recall answer is the user's own prose (rated at the debrief) and an empty box is no answer
+    yet: neither is read here.
+    """
+    if problem.kind is Kind.RECALL or not response.strip():
+        return None
+    verdict = grade(problem, response)
+    return verdict.message if verdict.status is VerdictStatus.UNPARSABLE else None
+
+
 def exact_text(outcome: Outcome) -> str:
     """The exact answer as a person reads it: the number in its display unit, the option, the key points."""
     problem: Problem = outcome.problem
@@ -116,10 +129,23 @@ def exact_text(outcome: Outcome) -> str:
     return "; ".join(problem.key_points)
 
 
+def derivation_text(outcome: Outcome) -> str:
+    """An outcome's worked derivation as a Markdown table, in the question's units ("" when none)."""
+    problem: Problem = outcome.problem
+    return derivation_markdown(problem.derivation, answer_unit=problem.unit) if problem.derivation else ""
+
+
 def settle_mock(
-    store: Store, bank: Bank, session: MockSession, *, now: datetime, enable_fuzzing: bool = True
+    store: Store,
+    bank: Bank,
+    session: MockSession,
+    *,
+    now: datetime,
+    zone: tzinfo = UTC,
+    enable_fuzzing: bool = True,
 ) -> tuple[list[Problem], Debrief, str]:
-    """The finished mock's problems, its debrief and its scorecard; stores the result once it is final."""
+    """The finished mock's problems, its debrief and its scorecard (dates in ``zone``); stores the result
+    once it is final."""
     problems = problems_of(bank, session)
     result, scorecard = settle(
         store,
@@ -129,12 +155,16 @@ def settle_mock(
         now=now,
         item_titles=item_titles(),
         exact_text=exact_text,
+        derivation_text=derivation_text,
+        zone=zone,
         enable_fuzzing=enable_fuzzing,
     )
     return problems, result, scorecard
 
 
-def settle_past(store: Store, bank: Bank, *, now: datetime) -> tuple[list[MockSession], set[int]]:
+def settle_past(
+    store: Store, bank: Bank, *, now: datetime, zone: tzinfo = UTC
+) -> tuple[list[MockSession], set[int]]:
     """Finished mocks, newest first, after settling those that can be, and the ids of those that cannot.
 
     A mock that ran out while nobody looked is settled here, so its answers count even if its debrief
@@ -146,7 +176,7 @@ def settle_past(store: Store, bank: Bank, *, now: datetime) -> tuple[list[MockSe
     unavailable: set[int] = set()
     for session in unsettled:
         try:
-            settle_mock(store, bank, session, now=now)
+            settle_mock(store, bank, session, now=now, zone=zone)
         except ProblemUnavailableError:
             unavailable.add(session.id)
     return (history(store) if unsettled else past), unavailable
