@@ -10,7 +10,7 @@ from grader import VerdictStatus
 from grader.problem import Kind
 from progress import StoreError
 from progress.scheduling import due_queue, next_due, streak
-from question_bank import load_checklist
+from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
 from ui.context import new_seed, now
@@ -20,6 +20,7 @@ from ui.roofline_view import show_problem_roofline
 from ui.scenario_practice import SCENARIOS, extra_scenario_id, queue_scope, scenario_for
 from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
+from ui.store_notice import show_store_error
 
 RATINGS = ("again", "hard", "good", "easy")
 # Keyboard shortcuts, as in flash-card tools: 1-4 rate a recall, S shows the answer, N goes on,
@@ -50,12 +51,13 @@ item_filter = st.selectbox(
     ),
 )
 moment = now()
-queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank))
+skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
+queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
 try:
     queue = due_queue(store, templates=queue_templates, now=moment, checklist_item=queue_item)
     days = streak(store, today=moment.date())
 except StoreError as exc:
-    st.error(str(exc))
+    show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
     st.stop()
 
 due_col, new_col, done_col, streak_col = st.columns(4)
@@ -134,7 +136,7 @@ if keys.PRACTICE_CURRENT not in st.session_state:
         args=(
             extra_scenario_id(bank, seed=new_seed())
             if item_filter == SCENARIOS
-            else extra_template_id(bank, seed=new_seed(), checklist_item=queue_item),
+            else extra_template_id(bank, seed=new_seed(), checklist_item=queue_item, skip=skipped),
         ),
         kwargs={"scheduled": False},
     )
@@ -153,10 +155,18 @@ if bank.is_scenario(current.template_id):
     st.stop()
 try:
     problem = problem_for(bank, current)
-except KeyError:
-    # The template left the bank since this tab chose it (for example a user folder changed).
+except (KeyError, GenerationError) as exc:
+    # The template left the bank since this tab chose it (a user folder changed), or this draw fails
+    # or has no usable answer: skip the template for this session and go on with the next problem.
+    skipped.append(current.template_id)
+    reason = exc.args[0] if exc.args else type(exc).__name__
+    st.session_state[keys.PRACTICE_SKIP_NOTE] = f"A problem was skipped and the next one is shown: {reason}"
     _next()
     st.rerun()
+
+skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
+if skip_note:
+    st.info(skip_note, icon=":material/skip_next:")
 
 item = checklist.get(problem.checklist_item)
 st.caption(
