@@ -164,3 +164,17 @@ def test_a_broken_user_bank_is_named_and_progress_is_untouched(
     [error] = at.error
     assert "mine.yaml" in error.value and "could not be loaded" in error.value
     assert store.settings().daily_new_limit == 3
+
+
+
+@pytest.mark.parametrize(("item", "scope"), [("fusion", "Operator fusion"), (None, "all ten items")])
+def test_sidebar_offers_the_anki_deck_of_the_filtered_item(
+    tmp_path: Path, item: str | None, scope: str
+) -> None:
+    at = AppTest.from_file("../../pages/practice.py", default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "progress.db")
+    at.session_state[keys.PRACTICE_FILTER_ITEM] = item
+    at.run()
+    assert not at.exception
+    (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(keys.PRACTICE_ANKI_DOWNLOAD)]
+    assert button.proto.label == f"Anki deck: {scope}"
