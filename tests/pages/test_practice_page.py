@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -150,7 +152,7 @@ def test_roofline_is_drawn_under_a_roofline_question(tmp_path: Path, bank: Bank)
     assert any("roofline of the" in md.value for md in at.markdown)
 
 
-def test_a_broken_user_bank_is_named_and_progress_is_untouched(
+def test_a_broken_user_bank_is_named_left_out_and_progress_is_untouched(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "bank"
@@ -161,11 +163,32 @@ def test_a_broken_user_bank_is_named_and_progress_is_untouched(
     store.save_settings(Settings(daily_new_limit=3))
     at = _page(tmp_path / "p.db")
     assert not at.exception
-    [error] = at.error
-    assert "mine.yaml" in error.value and "could not be loaded" in error.value
+    assert not at.error
+    [note] = at.expander
+    assert "left out, the rest of the bank works" in note.label
+    assert any("mine.yaml" in block.value for block in at.code)
+    assert at.session_state[keys.PRACTICE_CURRENT]["template_id"] != "mine"  # practice goes on
     assert store.settings().daily_new_limit == 3
 
 
+def test_the_roofline_labels_its_points_marks_the_ridge_and_needs_no_legend(
+    tmp_path: Path, bank: Bank
+) -> None:
+    template_id = "ridge-point-bf16"
+    problem = generate(bank.get(template_id), 1)
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer * 3, problem.unit))
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    [chart] = at.get("vega_lite_chart")
+    spec = json.loads(chart.proto.spec)
+    drawn = json.dumps(spec)
+    assert '"your answer"' in drawn and '"ridge ' in drawn, "points and the ridge are named on the chart"
+    for layer in spec["layer"]:
+        for channel in layer.get("encoding", {}).values():
+            if isinstance(channel, dict) and channel.get("type") == "nominal":
+                assert channel.get("legend", "shown") is None, "a legend squeezes the plot on a phone"
+    ticks = spec["layer"][0]["encoding"]["y"]["axis"]["values"]
+    assert [round(b / a) for a, b in itertools.pairwise(ticks)] == [10] * (len(ticks) - 1)
 
 @pytest.mark.parametrize(("item", "scope"), [("fusion", "Operator fusion"), (None, "all ten items")])
 def test_sidebar_offers_the_anki_deck_of_the_filtered_item(
