@@ -25,6 +25,7 @@ from question_bank.bank import Bank, load_bank
 from question_bank.checklist import load_checklist
 from question_bank.errors import BankError, BankIssue
 from question_bank.generation import generate
+from question_bank.rubric_check import explanation_issue
 from question_bank.schema import NumericTemplate
 
 #: Seeds ``validate`` generates each template with, after loading.
@@ -42,19 +43,20 @@ def _load(paths: Sequence[str]) -> Bank | None:
 
 
 def smoke_issues(bank: Bank, seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIssue]:
-    """Templates that fail to generate, or give an unusable answer, for any of ``seeds`` (one issue each)."""
+    """Templates that fail to generate, give an unusable answer, or whose rubrics miss their own model
+    answer (or match an off-topic paragraph), for any of ``seeds`` (one issue each)."""
     issues: list[BankIssue] = []
     for template in bank.templates:
         for seed in seeds:
             try:
-                found = _answer_issue(generate(template, seed))
+                problem = generate(template, seed)
+                found = _answer_issue(problem) or explanation_issue(problem)
             except (ArithmeticError, ValueError, TypeError, KeyError, AttributeError) as exc:
                 found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
             if found is not None:
                 file, line = bank.sources[template.id]
-                issues.append(
-                    BankIssue(file, line, template.id, "answer", f"seed {seed}: {found[0]}", found[1])
-                )
+                field = "key_points" if template.kind == "recall" else "answer"
+                issues.append(BankIssue(file, line, template.id, field, f"seed {seed}: {found[0]}", found[1]))
                 break
     return issues
 
