@@ -121,6 +121,8 @@ GPU_QUICK = "gpu_quick"
 GPU_FULL = "gpu_full"
 GPU_STOP = "gpu_stop"
 GPU_HISTORY_PICK = "gpu_history_pick"
+#: started_at of the last run of this session that landed and was put on show (a newer one is shown).
+GPU_LANDED = "gpu_landed"
 GPU_CSV_SAMPLES = "gpu_csv_samples"
 GPU_CSV_COMPARISONS = "gpu_csv_comparisons"
 #: Prefix of the per-checklist-item practice buttons: gpu_practice_<checklist id>.
