@@ -6,14 +6,16 @@ Discovery imports torch; the helpers that read ``/proc`` and ``/sys`` do not. Si
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import platform
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
-from gpu_checks.errors import DeviceUnavailableError
+from gpu_checks.errors import DeviceUnavailableError, PlanError
 from gpu_checks.presets import preset_id_for
 from gpu_checks.record import Record
 
@@ -133,10 +135,38 @@ def _physical_memory_bytes() -> int | None:
         return None
 
 
-def resolve_kind(requested: str | None) -> DeviceKind:
-    """The device kind to use: ``requested``, or the best available (CUDA, then MPS, then CPU)."""
-    import torch
+def usable_cpus() -> int:
+    """How many CPUs this process may run on (its affinity mask where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
+
+def check_threads(threads: int, *, cpus: int | None = None) -> int:
+    """``threads`` when it is between 1 and the usable CPUs; else :class:`PlanError` saying what to give.
+
+    More threads than CPUs only measures the scheduler, and tens of thousands crash the BLAS and
+    OpenMP runtimes outright, so they are refused before torch sees them.
+    """
+    limit = cpus if cpus is not None else usable_cpus()
+    if not 1 <= threads <= limit:
+        raise PlanError(
+            f"{threads} threads: this machine lets the checks use {limit} CPU"
+            f"{'s' if limit != 1 else ''}; give a number from 1 to {limit}"
+        )
+    return threads
+
+
+def _torch(torch_module: Any) -> Any:
+    return torch_module if torch_module is not None else importlib.import_module("torch")
+
+
+def resolve_kind(requested: str | None, *, torch_module: Any = None) -> DeviceKind:
+    """The device kind to use: ``requested``, or the best available (CUDA, then MPS, then CPU).
+
+    ``torch_module`` stands in for torch (tests describe a CUDA machine without one).
+    """
+    torch = _torch(torch_module)
     cuda = torch.cuda.is_available()
     mps = torch.backends.mps.is_available()
     if requested is None:
@@ -152,12 +182,17 @@ def resolve_kind(requested: str | None) -> DeviceKind:
     return kind
 
 
-def discover(requested: str | None = None, *, threads: int | None = None) -> DeviceInfo:
-    """Describe the requested device (default: the best available). ``threads`` sets the CPU count."""
-    import torch
+def discover(
+    requested: str | None = None, *, threads: int | None = None, torch_module: Any = None
+) -> DeviceInfo:
+    """Describe the requested device (default: the best available). ``threads`` sets the CPU count.
 
-    kind = resolve_kind(requested)
-    n_threads = threads if threads is not None else torch.get_num_threads()
+    ``torch_module`` stands in for torch: only the attributes read here are needed (``cuda.*``,
+    ``backends.mps``, ``mps.*``, ``get_num_threads``, ``__version__``).
+    """
+    torch = _torch(torch_module)
+    kind = resolve_kind(requested, torch_module=torch)
+    n_threads = check_threads(threads) if threads is not None else torch.get_num_threads()
     version = str(torch.__version__)
     if kind is DeviceKind.CUDA:
         index = torch.cuda.current_device()
