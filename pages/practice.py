@@ -13,6 +13,7 @@ from progress.scheduling import due_queue, next_due, streak
 from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
+from ui.anki_download import show_take_away
 from ui.context import new_seed, now
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.render import show_verdict
@@ -50,6 +51,7 @@ item_filter = st.selectbox(
         else checklist[item].title
     ),
 )
+show_take_away(bank, checklist_item=item_filter)
 moment = now()
 skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
 queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
