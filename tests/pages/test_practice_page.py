@@ -190,6 +190,7 @@ def test_the_roofline_labels_its_points_marks_the_ridge_and_needs_no_legend(
     ticks = spec["layer"][0]["encoding"]["y"]["axis"]["values"]
     assert [round(b / a) for a, b in itertools.pairwise(ticks)] == [10] * (len(ticks) - 1)
 
+
 @pytest.mark.parametrize(("item", "scope"), [("fusion", "Operator fusion"), (None, "all ten items")])
 def test_sidebar_offers_the_anki_deck_of_the_filtered_item(
     tmp_path: Path, item: str | None, scope: str
