@@ -191,9 +191,16 @@ _LADDERS: dict[str, tuple[str, ...]] = {
 }
 
 
-def readable(value_si: float, unit: str) -> str:
-    """``value_si`` (in the SI ``unit``) with the largest prefix that keeps it at or above 1."""
-    ladder = _LADDERS.get(unit)
+_BINARY_LADDERS: dict[str, tuple[str, ...]] = {
+    "B": ("TiB", "GiB", "MiB", "KiB", "B"),
+    "B/s": ("TiB/s", "GiB/s", "MiB/s", "KiB/s", "B/s"),
+}
+
+
+def readable(value_si: float, unit: str, *, binary: bool = False) -> str:
+    """``value_si`` (in the SI ``unit``) with the largest prefix that keeps it at or above 1; sizes with
+    binary prefixes (KiB, GiB) when ``binary``."""
+    ladder = (_BINARY_LADDERS.get(unit) if binary else None) or _LADDERS.get(unit)
     if ladder is None:
         return format_quantity(value_si, unit)
     for candidate in ladder:

@@ -69,7 +69,13 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
     else:
         assert isinstance(template, RecallTemplate)
         explanation = "\n\n".join(part for part in (template.model_answer, template.explanation) if part)
-        fields.update(key_points=tuple(template.key_points), explanation=explanation)
+        fields.update(
+            key_points=tuple(point.point for point in template.key_points),
+            key_point_rubrics=tuple(point.to_rubric() for point in template.key_points),
+            misconceptions=tuple(m.to_misconception() for m in template.misconceptions),
+            model_answer=template.model_answer,
+            explanation=explanation,
+        )
 
     def value_of(placeholder: Placeholder) -> str:
         if placeholder.name == "scenario" and scenario_text:

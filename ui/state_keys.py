@@ -12,6 +12,8 @@ DB_PATH = "ctx_db_path"
 CLOCK = "ctx_clock"
 #: An int seed source for new problems (tests seed it for repeatable problems).
 RNG_SEED = "ctx_rng_seed"
+#: A tzinfo to show times in (tests seed one); absent: the browser's time zone (st.context.timezone).
+ZONE = "ctx_zone"
 #: A page a direct visit asked for, opened by app.py once its navigation exists (see ui.shell).
 OPEN_PAGE = "ctx_open_page"
 #: True once app.py has run in this session (see ui.shell).
@@ -21,6 +23,10 @@ APP_SHELL_SEEN = "ctx_app_shell_seen"
 #: Checklist item the practice queue is filtered on (None for all); other pages may set it before
 #: switching to the practice page.
 PRACTICE_FILTER_ITEM = "practice_filter_item"
+#: The sidebar's Anki export: variants per question, and the download button.
+PRACTICE_ANKI_VARIANTS = "practice_anki_variants"
+PRACTICE_ANKI_DOWNLOAD = "practice_anki_download"
+PRACTICE_CHEAT_SHEET = "practice_cheat_sheet"
 #: The problem on screen: {"template_id", "seed", "scheduled", "started_at"} or absent.
 PRACTICE_CURRENT = "practice_current"
 #: The grader.Verdict of the problem on screen once answered, or absent.
@@ -40,6 +46,12 @@ PRACTICE_EXTRA = "practice_extra"
 PRACTICE_REVEAL = "practice_reveal"
 #: Prefix of the four self-rating buttons of a recall problem: practice_rate_again, ..._easy.
 PRACTICE_RATE_PREFIX = "practice_rate_"
+#: The button that creates a new progress file after the old one was deleted or emptied.
+PRACTICE_START_AFRESH = "practice_start_afresh"
+#: Template ids whose problems failed to generate in this session; practice skips them.
+PRACTICE_SKIPPED = "practice_skipped"
+#: Why the last problem was skipped (shown once above the next one), or absent.
+PRACTICE_SKIP_NOTE = "practice_skip_note"
 
 # --- mock interview page ---------------------------------------------------------------------------
 #: Id of the mock this session shows (running, or its debrief); absent on the setup screen.
@@ -54,6 +66,10 @@ MOCK_SCREEN_TIME = "mock_screen_time"
 MOCK_NOTICE = "mock_notice"
 #: The query-string parameter that carries the mock id, so that a browser refresh resumes it.
 MOCK_QUERY_PARAM = "mock"
+#: The query-string parameter that carries the problem on screen (1-based), so a refresh resumes there.
+MOCK_PROBLEM_QUERY_PARAM = "problem"
+#: True after "Finish" was clicked during a running mock, until confirmed or cancelled.
+MOCK_FINISH_CONFIRMING = "mock_finish_confirming"
 MOCK_DURATION = "mock_duration"
 MOCK_CUSTOM_MINUTES = "mock_custom_minutes"
 MOCK_N_PROBLEMS = "mock_n_problems"
@@ -68,6 +84,8 @@ MOCK_PREV = "mock_prev"
 MOCK_NEXT = "mock_next"
 MOCK_SAVE = "mock_save"
 MOCK_FINISH = "mock_finish"
+MOCK_FINISH_CONFIRM = "mock_finish_confirm"
+MOCK_FINISH_CANCEL = "mock_finish_cancel"
 #: Prefix of the per-problem answer widgets: mock_answer_<mock id>_<position>.
 MOCK_ANSWER_PREFIX = "mock_answer_"
 #: Prefix of the recall self-rating buttons at the debrief: mock_rate_<position>_<rating>.
@@ -76,6 +94,7 @@ MOCK_DOWNLOAD = "mock_download"
 MOCK_NEW = "mock_new"
 MOCK_HISTORY_PICK = "mock_history_pick"
 MOCK_HISTORY_OPEN = "mock_history_open"
+MOCK_START_AFRESH = "mock_start_afresh"
 
 # --- readiness page --------------------------------------------------------------------------------
 # Its "practise this item" buttons set PRACTICE_FILTER_ITEM (above) to a checklist id, then switch page.
@@ -90,6 +109,7 @@ READY_NEXT_PREFIX = "ready_next_"
 READY_START = "ready_start"
 READY_EXPORT_CSV = "ready_export_csv"
 READY_EXPORT_JSON = "ready_export_json"
+READY_START_AFRESH = "ready_start_afresh"
 
 # --- GPU checks page -------------------------------------------------------------------------------
 #: The runner the page starts runs with (a gpu_checks.Runner; tests seed a fast fake).
@@ -101,7 +121,14 @@ GPU_QUICK = "gpu_quick"
 GPU_FULL = "gpu_full"
 GPU_STOP = "gpu_stop"
 GPU_HISTORY_PICK = "gpu_history_pick"
+#: started_at of the last run of this session that landed and was put on show (a newer one is shown).
+GPU_LANDED = "gpu_landed"
 GPU_CSV_SAMPLES = "gpu_csv_samples"
 GPU_CSV_COMPARISONS = "gpu_csv_comparisons"
 #: Prefix of the per-checklist-item practice buttons: gpu_practice_<checklist id>.
 GPU_PRACTICE_PREFIX = "gpu_practice_"
+
+# --- cheat sheet page ------------------------------------------------------------------------------
+CHEAT_DOWNLOAD = "cheat_download"
+#: Prefix of the practise buttons: cheat_practice_<section>_<checklist id>.
+CHEAT_PRACTICE_PREFIX = "cheat_practice_"

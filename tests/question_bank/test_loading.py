@@ -19,7 +19,13 @@ ONE_TEMPLATE = """templates:
     difficulty: 1
     title: Why 2P
     prompt: Why is it 2P FLOPs per token?
-    key_points: [one multiply-add per weight, two FLOPs each, attention ignored]
+    key_points:
+      - {{point: one multiply-add per weight, concepts: [[multiply-add]]}}
+      - {{point: two FLOPs each, concepts: [[2 flops]]}}
+      - {{point: attention ignored, concepts: [[attention]]}}
+    misconceptions:
+      - {{name: one FLOP per multiply-add, correction: two, concepts: [[one flop per multiply-add]]}}
+      - {{name: 2P counts attention, correction: it does not, concepts: [[2p counts attention]]}}
     model_answer: Every weight does one multiply-add per token.
     references: [kipply]
 """
