@@ -250,3 +250,16 @@ def test_another_variant_of_a_recall_card_is_another_question_or_none(
     assert variants[0].label == "Another recall question on this item (not scheduled)"
     variants[0].click().run()
     assert Current.from_dict(at.session_state[keys.PRACTICE_CURRENT]).template_id == offered
+
+
+@pytest.mark.parametrize(("item", "scope"), [("fusion", "Operator fusion"), (None, "all ten items")])
+def test_sidebar_offers_the_anki_deck_of_the_filtered_item(
+    tmp_path: Path, item: str | None, scope: str
+) -> None:
+    at = AppTest.from_file("../../pages/practice.py", default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "progress.db")
+    at.session_state[keys.PRACTICE_FILTER_ITEM] = item
+    at.run()
+    assert not at.exception
+    (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(keys.PRACTICE_ANKI_DOWNLOAD)]
+    assert button.proto.label == f"Anki deck: {scope}"
