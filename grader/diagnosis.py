@@ -198,3 +198,9 @@ def diagnose(
         if left_off is not None:
             return left_off
     return _closest(value_si, generic_slips(answer_si, unit), tolerance, unit)
+
+
+def generic_slip_names() -> frozenset[str]:
+    """The names every generic diagnosis may carry (for audits and tests)."""
+    binary = (s.name for power in range(1, 6) for s in binary_slips(power))
+    return frozenset((*(s.name for s in DECIMAL_SLIPS), *binary))
