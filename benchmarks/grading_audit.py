@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader import Kind, grade  # noqa: E402
-from grader.diagnosis import generic_slip_names  # noqa: E402
+from grader.diagnosis import CLOSE, generic_slip_names  # noqa: E402
 from grader.units import dimensionality, format_quantity  # noqa: E402
 from question_bank import generate, load_bank  # noqa: E402
 
@@ -52,11 +52,12 @@ def main() -> None:
                     name = verdict.diagnosis
                     if name is None:
                         continue
-                    counts["generic" if name in generic else "declared"] += 1
+                    counts["close" if name == CLOSE else "generic" if name in generic else "declared"] += 1
                     if name in generic and "-for-" in name and not is_data:
                         impossible[name] += 1
     print(f"answers graded: {graded}")
-    print(f"generic diagnoses: {counts['generic']}; declared: {counts['declared']}")
+    print(f"generic slips named: {counts['generic']}; declared slips: {counts['declared']}")
+    print(f"'close: check your rounding': {counts['close']}")
     print("binary-prefix slips on quantities that are not data:", sum(impossible.values()), dict(impossible))
     for name, ids in sorted(classes.items()):
         print(f"{name}: {len(ids)} templates: {', '.join(ids)}")

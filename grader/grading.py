@@ -101,7 +101,13 @@ def _grade_quantity(
     )
     bare = None if shown else echo.strip("`")
     slip = diagnose(
-        parsed.value_si, answer_si=answer_si, unit=unit, tolerance=tolerance, slips=slips, bare=bare
+        parsed.value_si,
+        answer_si=answer_si,
+        unit=unit,
+        tolerance=tolerance,
+        slips=slips,
+        bare=bare,
+        derivation=derivation,
     )
     # The slip is not repeated in the message: pages show diagnosis_text beside it.
     return Verdict(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from grader.errors import AmbiguousUnitError, NumberRangeError, UnknownUnitError
@@ -239,8 +240,12 @@ def _unit_name(word: str, reading: Reading) -> str | None:
     return None
 
 
+@lru_cache(maxsize=2048)
 def read_word(word: str, reading: Reading) -> Word:
-    """The meaning of one word (letters, or ``%``) of an answer; raises a ``ParseError`` subclass."""
+    """The meaning of one word (letters, or ``%``) of an answer; raises a ``ParseError`` subclass.
+
+    Cached: answers repeat a handful of unit words, and a word's meaning never changes.
+    """
     from pint import PintError
 
     ureg = registry()
