@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gpu_checks.device import check_threads
 from gpu_checks.errors import GpuChecksError
 from gpu_checks.history import append_report, history_path_for
 from gpu_checks.plan import get_plan, parse_bytes, with_buffer_bytes
@@ -21,14 +22,15 @@ from gpu_checks.runner import Progress, Runner
 from gpu_checks.table import comparison_rows, format_si
 
 
-def _positive_int(text: str) -> int:
+def _threads(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    try:
+        return check_threads(value)
+    except GpuChecksError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _size(text: str) -> int:
@@ -53,7 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--smoke", dest="plan", action="store_const", const="smoke", help="tiny sizes, seconds")
     parser.set_defaults(plan="quick")
     parser.add_argument("--device", choices=("cpu", "cuda", "mps"), help="default: the best available")
-    parser.add_argument("--threads", type=_positive_int, help="CPU threads (default: torch's choice)")
+    parser.add_argument(
+        "--threads", type=_threads, help="CPU threads, at most the CPUs available (default: torch's choice)"
+    )
     parser.add_argument(
         "--buffer-bytes",
         type=_size,

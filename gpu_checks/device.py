@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from gpu_checks.errors import DeviceUnavailableError
+from gpu_checks.errors import DeviceUnavailableError, PlanError
 from gpu_checks.presets import preset_id_for
 from gpu_checks.record import Record
 
@@ -133,6 +133,28 @@ def _physical_memory_bytes() -> int | None:
         return None
 
 
+def usable_cpus() -> int:
+    """How many CPUs this process may run on (its affinity mask where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def check_threads(threads: int, *, cpus: int | None = None) -> int:
+    """``threads`` when it is between 1 and the usable CPUs; else :class:`PlanError` saying what to give.
+
+    More threads than CPUs only measures the scheduler, and tens of thousands crash the BLAS and
+    OpenMP runtimes outright, so they are refused before torch sees them.
+    """
+    limit = cpus if cpus is not None else usable_cpus()
+    if not 1 <= threads <= limit:
+        raise PlanError(
+            f"{threads} threads: this machine lets the checks use {limit} CPU"
+            f"{'s' if limit != 1 else ''}; give a number from 1 to {limit}"
+        )
+    return threads
+
+
 def resolve_kind(requested: str | None) -> DeviceKind:
     """The device kind to use: ``requested``, or the best available (CUDA, then MPS, then CPU)."""
     import torch
@@ -157,7 +179,7 @@ def discover(requested: str | None = None, *, threads: int | None = None) -> Dev
     import torch
 
     kind = resolve_kind(requested)
-    n_threads = threads if threads is not None else torch.get_num_threads()
+    n_threads = check_threads(threads) if threads is not None else torch.get_num_threads()
     version = str(torch.__version__)
     if kind is DeviceKind.CUDA:
         index = torch.cuda.current_device()

@@ -2,7 +2,8 @@
 
 A separate JSON-lines file rather than a table in the progress store: runs are append-only,
 self-describing (each carries its device fingerprint) and never joined with attempts. A line
-that cannot be read (a run cut off mid-write, a newer format) is skipped and counted.
+that cannot be read (a run cut off mid-write, a byte that is not UTF-8, a newer format) is
+skipped and counted.
 """
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ def load_history(path: Path) -> History:
         return History(reports=(), skipped=0)
     reports: list[RunReport] = []
     skipped = 0
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
+    # Line by line from bytes: one damaged line (a bad byte, a cut-off write) costs only itself.
+    for raw in path.read_bytes().splitlines():
+        if not raw.strip():
             continue
         try:
-            reports.append(RunReport.from_dict(json.loads(line)))
-        except (ValueError, KeyError, TypeError, AttributeError):
+            reports.append(RunReport.from_dict(json.loads(raw.decode("utf-8"))))
+        except (ValueError, KeyError, TypeError, AttributeError):  # UnicodeDecodeError is a ValueError
             skipped += 1
     return History(reports=tuple(reports), skipped=skipped)

@@ -6,7 +6,8 @@ line through the origin (bandwidth, or compute). :func:`fit_knee` fits that two-
 by least squares in log-log space and reports the knee as the asymptotes' crossing,
 x = floor / slope. A smooth curve such as floor + slope · x has the same asymptotes, so the fit
 returns the same knee for it. When no point rises above ``min_rise`` times the floor, there is
-no knee within the sweep and ``knee`` is None.
+no knee within the sweep and ``knee`` is None. A crossing below the smallest x swept is not a
+measurement either (the sweep never saw the flat part): ``knee`` is None and ``below_range`` True.
 """
 
 from __future__ import annotations
@@ -26,13 +27,15 @@ class KneeFit(Record):
     """The fitted asymptotes: ``floor`` (units of y), ``slope`` (y per unit of x) and their crossing.
 
     ``n_flat`` is how many of the sorted points the fit put on the floor; ``knee`` is None when
-    the curve never clearly rose (then ``slope`` is None too).
+    the curve never clearly rose (then ``slope`` is None too) or when the asymptotes cross below
+    the smallest x swept (then ``below_range`` is True and ``slope`` is kept).
     """
 
     floor: float
     slope: float | None
     knee: float | None
     n_flat: int
+    below_range: bool = False
 
 
 def _geomean(values: Sequence[float]) -> float:
@@ -76,4 +79,7 @@ def fit_knee(*, xs: Sequence[float], ys: Sequence[float], min_rise: float = MIN_
         # A tail that never clearly rises is noise on the floor, not a second regime.
         floor = _geomean(sy)
         return KneeFit(floor=floor, slope=None, knee=None, n_flat=len(sy))
+    if best.knee is not None and best.knee < sx[0]:
+        # Rising from the first point on: where it would have been flat was never measured.
+        return KneeFit(floor=best.floor, slope=best.slope, knee=None, n_flat=0, below_range=True)
     return best

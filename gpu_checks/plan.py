@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from enum import StrEnum
 
 from gpu_checks.errors import PlanError
@@ -16,6 +17,8 @@ from gpu_checks.record import Record
 KIB = 2**10
 MIB = 2**20
 GIB = 2**30
+#: Largest size a plan accepts (1 EiB): beyond any memory, and far inside a 64-bit count.
+MAX_BYTES = 2**60
 
 
 class ProbeName(StrEnum):
@@ -157,9 +160,12 @@ def parse_bytes(text: str) -> int:
     unit = match.group(2).lower() if match else ""
     if match is None or unit not in _UNITS:
         raise PlanError(f"unreadable size {text!r}: write a number of bytes such as 4096, 512MiB or 2GB")
-    value = int(float(match.group(1)) * _UNITS[unit])
+    # Decimal, not float: a number with hundreds of digits must be refused, not overflow.
+    value = int(Decimal(match.group(1)) * _UNITS[unit])
     if value <= 0:
         raise PlanError(f"size {text!r} must be positive")
+    if value > MAX_BYTES:
+        raise PlanError(f"size {text[:40]!r} is larger than any memory: give at most 1 EiB, such as 512MiB")
     return value
 
 

@@ -1,8 +1,11 @@
-"""Running a plan: one run at a time per process, progress, a stop flag, time budgets.
+"""Running a plan: one run at a time per process and per device, progress, a stop flag, time budgets.
 
 :class:`Runner` runs synchronously (``run``, for the CLI) or in a background thread (``start``,
 for the page, which polls the returned :class:`RunHandle`). Both take the process-wide run lock
-without waiting and raise :class:`RunInProgressError` when another run holds it.
+and the device's cross-process lock (``gpu_checks.lock``) without waiting, and raise
+:class:`RunInProgressError` when another run holds either. The background run in progress is
+also reachable through :meth:`Runner.active`, so any session of the app (another tab, after the
+starting tab closed) can follow and stop it.
 """
 
 from __future__ import annotations
@@ -16,8 +19,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from gpu_checks.device import DeviceInfo, DeviceKind, discover
-from gpu_checks.errors import RunInProgressError
+from gpu_checks.device import DeviceInfo, DeviceKind, discover, resolve_kind
+from gpu_checks.errors import DeviceUnavailableError, RunInProgressError
+from gpu_checks.lock import DeviceLock, default_lock_dir
 from gpu_checks.plan import Plan, ProbeName
 from gpu_checks.presets import spec_roof
 from gpu_checks.report import RunReport
@@ -31,6 +35,8 @@ _WEIGHTS = {
     ProbeName.FUSION: 0.1,
 }
 _RUN_LOCK = threading.Lock()
+#: The background run of this process, whichever session started it (guarded by ``_RUN_LOCK``).
+_active: RunHandle | None = None
 
 
 @dataclass(frozen=True)
@@ -104,9 +110,23 @@ class RunHandle:
         return self._done.wait(timeout_s)
 
 
-def _take_run_lock() -> None:
+def _device_key(device: str | None) -> str:
+    try:
+        return resolve_kind(device).value
+    except DeviceUnavailableError:
+        return str(device)  # the run itself then fails with the reason
+
+
+def _take_run_lock(*, lock_dir: Path, device: str | None, plan: Plan) -> DeviceLock:
     if not _RUN_LOCK.acquire(blocking=False):
         raise RunInProgressError("a run is already in progress in this process; wait for it or stop it")
+    lock = DeviceLock(lock_dir=lock_dir, device_key=_device_key(device))
+    try:
+        lock.acquire(what=f"{plan.name} run started {_now_utc().isoformat(timespec='seconds')}")
+    except BaseException:
+        _RUN_LOCK.release()
+        raise
+    return lock
 
 
 def _now_utc() -> datetime:
@@ -114,16 +134,25 @@ def _now_utc() -> datetime:
 
 
 class Runner:
-    """Runs plans on a device. ``clock`` stamps reports; ``compiler`` replaces torch.compile (tests)."""
+    """Runs plans on a device. ``clock`` stamps reports; ``compiler`` replaces torch.compile (tests);
+    ``lock_dir`` holds the cross-process device locks (default: a folder in the temporary folder).
+    """
 
     def __init__(
         self,
         *,
         clock: Callable[[], datetime] = _now_utc,
         compiler: Callable[[Any], Any] | None = None,
+        lock_dir: Path | None = None,
     ) -> None:
         self._clock = clock
         self._compiler = compiler
+        self._lock_dir = lock_dir or default_lock_dir()
+
+    def active(self) -> RunHandle | None:
+        """The background run in progress in this process, whoever started it; None when idle."""
+        handle = _active
+        return handle if handle is not None and not handle.done else None
 
     def available_devices(self) -> tuple[str, ...]:
         """Device kinds this torch build and machine offer, best first."""
@@ -147,10 +176,11 @@ class Runner:
         stop: threading.Event | None = None,
     ) -> RunReport:
         """Run ``plan`` now, in this thread."""
-        _take_run_lock()
+        lock = _take_run_lock(lock_dir=self._lock_dir, device=device, plan=plan)
         try:
             return self._run(plan, device=device, threads=threads, progress=progress, stop=stop)
         finally:
+            lock.release()
             _RUN_LOCK.release()
 
     def start(
@@ -162,10 +192,14 @@ class Runner:
         history_path: Path | None = None,
     ) -> RunHandle:
         """Run ``plan`` in a background thread; the report is appended to ``history_path`` when given."""
-        _take_run_lock()
+        global _active
+        lock = _take_run_lock(lock_dir=self._lock_dir, device=device, plan=plan)
         handle = RunHandle()
+        _active = handle
 
         def work() -> None:
+            report: RunReport | None = None
+            failure = "the run ended without a report"
             try:
                 report = self._run(
                     plan, device=device, threads=threads, progress=handle.update, stop=handle.stop_event
@@ -174,11 +208,16 @@ class Runner:
                     from gpu_checks.history import append_report
 
                     append_report(history_path, report)
-                handle.finish(report)
             except Exception as error:  # shown on the page instead of vanishing with the thread
-                handle.fail(f"{type(error).__name__}: {error}")
+                report, failure = None, f"{type(error).__name__}: {error}"
             finally:
+                # Free the device before saying "done", so a new run started at once is accepted.
+                lock.release()
                 _RUN_LOCK.release()
+            if report is not None:
+                handle.finish(report)
+            else:
+                handle.fail(failure)
 
         threading.Thread(target=work, name="gpu-checks-run", daemon=True).start()
         return handle

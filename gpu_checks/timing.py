@@ -12,6 +12,7 @@ rule re-sorts every replicate after each block and can run for minutes.)
 from __future__ import annotations
 
 import statistics
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,10 @@ from gpu_checks.record import Record
 NOISE_THRESHOLD = 0.10
 #: Fewest timed blocks per measurement (a slow statement gets a second round to reach it).
 MIN_REPLICATES = 3
+
+
+class ProbeStopped(Exception):
+    """Raised between timed blocks once the run's stop flag is set; the runner catches it."""
 
 
 @dataclass(frozen=True)
@@ -73,21 +78,29 @@ def measure(
     num_threads: int,
     min_run_time_s: float,
     max_run_time_s: float,
+    stop: threading.Event | None = None,
 ) -> Timing:
     """Time ``stmt`` (Python source run with ``namespace`` as globals) on ``num_threads`` CPU threads.
 
     Times blocks for at least ``min_run_time_s`` seconds after warm-up; when that gave fewer than
     :data:`MIN_REPLICATES` blocks, times more blocks, for up to ``max_run_time_s`` seconds, until
-    it has that many (always at least one more block).
+    it has that many (always at least one more block). ``stop`` is checked after every block, so
+    a stop request ends a measurement within one block (raising :class:`ProbeStopped`) instead
+    of waiting for the whole sample.
     """
     from torch.utils.benchmark import Timer
 
+    def check_stop(_number: int, _seconds: float) -> None:
+        if stop is not None and stop.is_set():
+            raise ProbeStopped
+
+    check_stop(0, 0.0)
     timer = Timer(stmt=stmt, globals=namespace, num_threads=num_threads)
-    first = timer.blocked_autorange(min_run_time=min_run_time_s)
+    first = timer.blocked_autorange(callback=check_stop, min_run_time=min_run_time_s)
     times = list(first.times)
     if len(times) < MIN_REPLICATES:
         block_s = max(first.raw_times)
         extra_s = min(max_run_time_s, (MIN_REPLICATES - len(times)) * block_s)
-        more = timer.blocked_autorange(min_run_time=extra_s)
+        more = timer.blocked_autorange(callback=check_stop, min_run_time=extra_s)
         times += more.times
     return timing_from_times(times_s=times, number_per_block=first.number_per_run)

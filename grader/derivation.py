@@ -82,8 +82,47 @@ def recording() -> Iterator[list[Step]]:
         _steps.reset(token)
 
 
+# SI prefixes from the largest down; a derivation writes each quantity with the largest that keeps it >= 1.
+_PREFIXES: tuple[tuple[float, str], ...] = (
+    (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""),
+    (1e-3, "m"), (1e-6, "µ"), (1e-9, "n"),
+)  # fmt: skip
+_FIGURES = 4
+
+
 def num(value: float) -> str:
-    """A number as it appears inside a substituted formula: exact integers, else 4 significant figures."""
-    if float(value).is_integer() and abs(value) < 1e15:
+    """A plain number inside a substituted formula: exact integers below a million (``4,096``), larger
+    ones with an SI prefix (``13.02 G``), others to 4 significant figures."""
+    if float(value).is_integer() and abs(value) < 1e6:
         return f"{int(value):,}"
+    if abs(value) >= 1e6:
+        return qty(value, "")
     return f"{value:.4g}"
+
+
+def qty(value: float, unit: str, *, sig_figs: int = _FIGURES) -> str:
+    """A quantity in SI ``unit`` (``B``, ``s``, ``FLOP``, ``FLOP/s``, ``B/s``) with an SI prefix, as a
+    person writes it: ``qty(3.12e14, "FLOP/s")`` → ``312 TFLOP/s``, ``qty(8.344e-5, "s")`` → ``83.44 µs``.
+
+    Only seconds go below the unit (ms, µs, ns) and never above it; bytes write kilo as ``K`` (``KB``,
+    as answers do).
+    """
+    magnitude = abs(value)
+    if magnitude == 0 or not _finite(value):
+        return f"{value:g} {unit}".strip()
+    candidates = _PREFIXES[5:] if unit == "s" else _PREFIXES[:6]
+    for index, (scale, prefix) in enumerate(candidates):
+        if magnitude >= scale or index == len(candidates) - 1:
+            shown = float(f"{value / scale:.{sig_figs}g}")
+            if abs(shown) >= 1000 and index > 0:  # 999.96 rounds up into the next prefix
+                scale, prefix = candidates[index - 1]
+                shown = float(f"{value / scale:.{sig_figs}g}")
+            if prefix == "k" and unit.startswith("B"):
+                prefix = "K"
+            text = f"{shown:,.{sig_figs}g}" if abs(shown) < 1e4 else f"{shown:,.0f}"
+            return f"{text} {prefix}{unit}".rstrip()
+    raise AssertionError("unreachable: the last prefix always matches")
+
+
+def _finite(value: float) -> bool:
+    return value == value and abs(value) != float("inf")

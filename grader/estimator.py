@@ -11,10 +11,13 @@ Arithmetic" (KV cache, 2P FLOPs, latency floorlines), Horace He's "Making Deep L
 Brrrr" (compute, bandwidth and overhead; fusion) and the JAX scaling book's "All About
 Transformer Inference" (rooflines, the critical decode batch size).
 
-The functions live in three modules by subject, :mod:`grader.sizes` (bytes and counts),
-:mod:`grader.rooflines` (intensity, times, overhead, fusion) and :mod:`grader.inference`
-(FLOPs per token, prefill and decode); this module is their one public face and holds the
-registry of names a question template may call.
+The functions live in modules by subject, :mod:`grader.sizes` (bytes and counts),
+:mod:`grader.rooflines` (intensity, times, overhead, fusion), :mod:`grader.inference` (FLOPs per
+token, prefill and decode), :mod:`grader.latency` (TTFT, TPOT, request latency, MBU and MFU),
+:mod:`grader.parallelism` (all-reduce, tensor parallelism), :mod:`grader.moe`,
+:mod:`grader.speculative`, :mod:`grader.attention` (standard vs FlashAttention traffic),
+:mod:`grader.paging` (paged KV cache) and :mod:`grader.quantization`; this module is their one
+public face and holds the registry of names a question template may call.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from grader.attention import (
+    attention_hbm_bytes,
+    attention_scores_bytes,
+)
 from grader.inference import (
     attention_flops_per_token,
     attention_parity_context,
@@ -34,6 +41,39 @@ from grader.inference import (
     prefill_arithmetic_intensity,
     prefill_time,
     tokens_per_second,
+)
+from grader.latency import (
+    kv_bytes_read_per_step,
+    kv_weight_crossover_context,
+    memory_bandwidth_utilization,
+    model_flops_utilization,
+    request_latency,
+    time_per_output_token,
+    time_to_first_token,
+)
+from grader.moe import (
+    experts_touched,
+    moe_decode_step_time,
+    moe_decode_weight_bytes,
+)
+from grader.paging import (
+    contiguous_kv_reserved_bytes,
+    contiguous_kv_waste_fraction,
+    paged_kv_extra_requests,
+    paged_kv_reserved_bytes,
+    paged_kv_waste_fraction,
+)
+from grader.parallelism import (
+    allreduce_time,
+    kv_bytes_per_chip,
+    tensor_parallel_comm_time,
+    tensor_parallel_decode_step_time,
+    tensor_parallel_kv_capacity_tokens,
+    weight_bytes_per_chip,
+)
+from grader.quantization import (
+    max_batch_at_context,
+    quantization_decode_speedup,
 )
 from grader.rooflines import (
     arithmetic_intensity,
@@ -60,41 +100,72 @@ from grader.sizes import (
     transformer_params,
     weight_bytes,
 )
+from grader.speculative import (
+    speculative_speedup,
+    speculative_tokens_per_step,
+)
 
 __all__ = [
     "DTYPE_BYTES",
     "FUNCTIONS",
     "active_params",
+    "allreduce_time",
     "arithmetic_intensity",
     "arithmetic_intensity_elementwise",
     "arithmetic_intensity_matmul",
     "attainable_flops",
     "attention_flops_per_token",
+    "attention_hbm_bytes",
     "attention_parity_context",
+    "attention_scores_bytes",
     "compute_time",
+    "contiguous_kv_reserved_bytes",
+    "contiguous_kv_waste_fraction",
     "decode_arithmetic_intensity",
     "decode_critical_batch_size",
     "decode_step_time",
     "decode_step_time_general",
     "dtype_bytes",
     "elementwise_chain_bytes",
+    "experts_touched",
     "flops_in_duration",
     "flops_per_token",
     "generation_time",
+    "kv_bytes_per_chip",
+    "kv_bytes_read_per_step",
     "kv_cache_bytes",
     "kv_cache_bytes_per_token",
     "kv_capacity_tokens",
+    "kv_weight_crossover_context",
     "matmul_min_square_dim",
+    "max_batch_at_context",
     "max_batch_size",
+    "memory_bandwidth_utilization",
     "memory_time",
+    "model_flops_utilization",
+    "moe_decode_step_time",
+    "moe_decode_weight_bytes",
     "overhead_knee_bytes",
+    "paged_kv_extra_requests",
+    "paged_kv_reserved_bytes",
+    "paged_kv_waste_fraction",
     "prefill_arithmetic_intensity",
     "prefill_time",
+    "quantization_decode_speedup",
+    "request_latency",
     "ridge_point",
     "roofline_time",
+    "speculative_speedup",
+    "speculative_tokens_per_step",
+    "tensor_parallel_comm_time",
+    "tensor_parallel_decode_step_time",
+    "tensor_parallel_kv_capacity_tokens",
+    "time_per_output_token",
+    "time_to_first_token",
     "tokens_per_second",
     "transformer_params",
     "weight_bytes",
+    "weight_bytes_per_chip",
 ]
 
 #: The functions a question template may name, by name. Only these can be called from YAML.
@@ -132,5 +203,34 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         attention_parity_context,
         matmul_min_square_dim,
         arithmetic_intensity,
+        # Serving follow-ups: latency, utilisation, parallelism, MoE, speculative decoding,
+        # attention traffic, paged KV and quantization.
+        time_to_first_token,
+        time_per_output_token,
+        kv_bytes_read_per_step,
+        request_latency,
+        kv_weight_crossover_context,
+        memory_bandwidth_utilization,
+        model_flops_utilization,
+        allreduce_time,
+        tensor_parallel_comm_time,
+        kv_bytes_per_chip,
+        weight_bytes_per_chip,
+        tensor_parallel_kv_capacity_tokens,
+        tensor_parallel_decode_step_time,
+        experts_touched,
+        moe_decode_weight_bytes,
+        moe_decode_step_time,
+        speculative_tokens_per_step,
+        speculative_speedup,
+        attention_hbm_bytes,
+        attention_scores_bytes,
+        contiguous_kv_reserved_bytes,
+        paged_kv_reserved_bytes,
+        contiguous_kv_waste_fraction,
+        paged_kv_waste_fraction,
+        paged_kv_extra_requests,
+        max_batch_at_context,
+        quantization_decode_speedup,
     )
 }

@@ -6,7 +6,7 @@ kipply's latency floorlines and the scaling book's decode rooflines.
 
 from __future__ import annotations
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 from grader.rooflines import compute_time, memory_time
 from grader.sizes import weight_bytes
 
@@ -78,7 +78,7 @@ def _decode_parts(
     # Recorded only when there is a cache to read, so the batch-1 weight-read story stays short.
     t_kv = memory_time(n_bytes=kv_cache_bytes, mem_bandwidth=chip_bandwidth) if kv_cache_bytes else 0.0
     flops = flops_per_token(n_params=n_params) * batch_size
-    step("FLOPs per step", "2 · P · batch", f"{num(2 * n_params)} · {num(batch_size)}", flops, "FLOP")
+    step("FLOPs per step", "2 · P · batch", f"{qty(2 * n_params, 'FLOP')} · {num(batch_size)}", flops, "FLOP")
     t_compute = compute_time(flops=flops, peak_flops=n_chips * peak_flops)
     return t_weights, t_kv, t_compute
 
@@ -115,7 +115,7 @@ def decode_step_time(
     return step(
         "Decode step time",
         "max(memory time, compute time)",
-        f"max({t_memory:.4g} s, {t_compute:.4g} s)",
+        f"max({qty(t_memory, 's')}, {qty(t_compute, 's')})",
         max(t_memory, t_compute),
         "s",
     )
@@ -147,11 +147,11 @@ def decode_step_time_general(
         kv_cache_bytes=kv_cache_bytes,
         n_chips=n_chips,
     )
-    matmuls = f"max({t_weights:.4g} s, {t_compute:.4g} s)"
+    matmuls = f"max({qty(t_weights, 's')}, {qty(t_compute, 's')})"
     return step(
         "Decode step time",
         "KV read time + max(weight read time, compute time)",
-        f"{t_kv:.4g} s + {matmuls}",
+        f"{qty(t_kv, 's')} + {matmuls}",
         t_kv + max(t_weights, t_compute),
         "s",
     )
@@ -170,7 +170,7 @@ def prefill_time(
     return step(
         "Prefill time",
         "FLOPs / (chips · peak · MFU)",
-        f"{num(flops)} / ({num(n_chips)} · {num(peak_flops)} · {num(mfu)})",
+        f"{qty(flops, 'FLOP')} / ({num(n_chips)} · {qty(peak_flops, 'FLOP/s')} · {num(mfu)})",
         flops / (n_chips * peak_flops * mfu),
         "s",
     )
@@ -215,7 +215,7 @@ def decode_critical_batch_size(*, peak_flops: float, mem_bandwidth: float, bytes
     return step(
         "Critical decode batch size",
         "peak FLOP/s · bytes per param / (2 · bandwidth)",
-        f"{num(peak_flops)} · {num(bytes_per_param)} / (2 · {num(mem_bandwidth)})",
+        f"{qty(peak_flops, 'FLOP/s')} · {num(bytes_per_param)} / (2 · {qty(mem_bandwidth, 'B/s')})",
         peak_flops * bytes_per_param / (2 * mem_bandwidth),
         "",
     )
@@ -226,7 +226,7 @@ def tokens_per_second(*, step_time: float, batch_size: int = 1) -> float:
     return step(
         "Throughput",
         "batch / step time",
-        f"{num(batch_size)} / {step_time:.4g} s",
+        f"{num(batch_size)} / {qty(step_time, 's')}",
         batch_size / step_time,
         "tokens/s",
     )
@@ -241,7 +241,7 @@ def generation_time(*, step_time: float, n_tokens: int) -> float:
     return step(
         "Generation time",
         "step time · tokens",
-        f"{step_time:.4g} s · {num(n_tokens)}",
+        f"{qty(step_time, 's')} · {num(n_tokens)}",
         step_time * n_tokens,
         "s",
     )

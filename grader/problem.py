@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from grader.derivation import Step
+from grader.rubric import Misconception, Rubric
 
 
 class Kind(StrEnum):
@@ -64,7 +65,9 @@ class Problem:
 
     ``answer`` is in SI base units (bytes, seconds, FLOP, FLOP/s, bytes/s, FLOP/B, tokens or a
     pure number) and ``unit`` is the display unit a bare number is read in (``GB``, ``ms``...).
-    Choice and recall problems have ``answer`` None.
+    Choice and recall problems have ``answer`` None. A recall problem's ``key_point_rubrics`` (aligned
+    with ``key_points``) and ``misconceptions`` let :func:`grader.check_explanation` read a typed
+    explanation; ``model_answer`` is the answer alone, without the template's extra explanation.
     """
 
     template_id: str
@@ -84,3 +87,8 @@ class Problem:
     key_points: tuple[str, ...] = ()
     difficulty: int = 1
     title: str = ""
+    #: The template's free topic tags (``tensor-parallel``, ``moe``...); empty when it has none.
+    topics: tuple[str, ...] = ()
+    key_point_rubrics: tuple[Rubric, ...] = ()
+    misconceptions: tuple[Misconception, ...] = ()
+    model_answer: str = ""

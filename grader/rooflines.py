@@ -6,7 +6,7 @@ Horace He's compute / bandwidth / overhead split and the scaling book's roofline
 
 from __future__ import annotations
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 
 # --- rooflines -----------------------------------------------------------------------------
 
@@ -21,7 +21,7 @@ def ridge_point(*, peak_flops: float, mem_bandwidth: float) -> float:
     return step(
         "Ops:byte ratio (ridge point)",
         "peak FLOP/s / memory bandwidth",
-        f"{num(peak_flops)} FLOP/s / {num(mem_bandwidth)} B/s",
+        f"{qty(peak_flops, 'FLOP/s')} / {qty(mem_bandwidth, 'B/s')}",
         value,
         "FLOP/B",
     )
@@ -51,7 +51,7 @@ def arithmetic_intensity_matmul(*, m: int, k: int, n: int, bytes_per_element: fl
     return step(
         "Arithmetic intensity",
         "FLOPs / bytes",
-        f"{num(flops)} / {num(moved)}",
+        f"{qty(flops, 'FLOP')} / {qty(moved, 'B')}",
         flops / moved,
         "FLOP/B",
     )
@@ -80,7 +80,7 @@ def attainable_flops(*, arithmetic_intensity: float, peak_flops: float, mem_band
     return step(
         "Attainable FLOP/s",
         "min(peak, intensity · bandwidth)",
-        f"min({num(peak_flops)}, {num(arithmetic_intensity)} · {num(mem_bandwidth)})",
+        f"min({qty(peak_flops, 'FLOP/s')}, {num(arithmetic_intensity)} FLOP/B · {qty(mem_bandwidth, 'B/s')})",
         value,
         "FLOP/s",
     )
@@ -91,7 +91,7 @@ def memory_time(*, n_bytes: float, mem_bandwidth: float) -> float:
     return step(
         "Memory time",
         "bytes / bandwidth",
-        f"{num(n_bytes)} B / {num(mem_bandwidth)} B/s",
+        f"{qty(n_bytes, 'B')} / {qty(mem_bandwidth, 'B/s')}",
         n_bytes / mem_bandwidth,
         "s",
     )
@@ -102,7 +102,7 @@ def compute_time(*, flops: float, peak_flops: float) -> float:
     return step(
         "Compute time",
         "FLOPs / peak FLOP/s",
-        f"{num(flops)} FLOP / {num(peak_flops)} FLOP/s",
+        f"{qty(flops, 'FLOP')} / {qty(peak_flops, 'FLOP/s')}",
         flops / peak_flops,
         "s",
     )
@@ -139,7 +139,7 @@ def overhead_knee_bytes(*, overhead_s: float, mem_bandwidth: float) -> float:
     return step(
         "Overhead knee",
         "overhead per op · bandwidth",
-        f"{overhead_s:.4g} s · {num(mem_bandwidth)} B/s",
+        f"{qty(overhead_s, 's')} · {qty(mem_bandwidth, 'B/s')}",
         overhead_s * mem_bandwidth,
         "B",
     )
@@ -163,7 +163,7 @@ def roofline_time(
     return step(
         "Op time (roofline with overhead)",
         "max(overhead, compute time, memory time)",
-        f"max({overhead_s:.4g} s, {t_compute:.4g} s, {t_memory:.4g} s)",
+        f"max({qty(overhead_s, 's')}, {qty(t_compute, 's')}, {qty(t_memory, 's')})",
         max(overhead_s, t_compute, t_memory),
         "s",
     )
@@ -177,7 +177,7 @@ def flops_in_duration(*, duration_s: float, peak_flops: float) -> float:
     return step(
         "FLOPs forgone",
         "duration · peak FLOP/s",
-        f"{duration_s:.4g} s · {num(peak_flops)} FLOP/s",
+        f"{qty(duration_s, 's')} · {qty(peak_flops, 'FLOP/s')}",
         duration_s * peak_flops,
         "FLOP",
     )
@@ -194,7 +194,7 @@ def matmul_min_square_dim(*, peak_flops: float, mem_bandwidth: float, bytes_per_
     return step(
         "Smallest compute-bound square matmul",
         "1.5 · bytes per element · peak FLOP/s / bandwidth",
-        f"1.5 · {num(bytes_per_element)} · {num(peak_flops)} FLOP/s / {num(mem_bandwidth)} B/s",
+        f"1.5 · {num(bytes_per_element)} · {qty(peak_flops, 'FLOP/s')} / {qty(mem_bandwidth, 'B/s')}",
         value,
         "",
     )
@@ -208,7 +208,7 @@ def arithmetic_intensity(*, flops: float, n_bytes: float) -> float:
     return step(
         "Arithmetic intensity",
         "FLOPs / bytes moved",
-        f"{num(flops)} FLOP / {num(n_bytes)} B",
+        f"{qty(flops, 'FLOP')} / {qty(n_bytes, 'B')}",
         flops / n_bytes,
         "FLOP/B",
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 
 #: Bytes per element of the number formats the drills use.
 DTYPE_BYTES: dict[str, float] = {
@@ -75,7 +75,7 @@ def kv_cache_bytes(
     return step(
         "KV-cache bytes",
         "bytes per token · sequence length · batch size",
-        f"{num(per_token)} B · {num(seq_len)} · {num(batch_size)}",
+        f"{qty(per_token, 'B')} · {num(seq_len)} · {num(batch_size)}",
         value,
         "B",
     )
@@ -228,14 +228,14 @@ def _whole_units_beside_weights(
     free = step(
         "Memory left for KV cache",
         "memory − weights",
-        f"{num(memory_bytes)} B − {num(weight_bytes)} B",
+        f"{qty(memory_bytes, 'B')} − {qty(weight_bytes, 'B')}",
         max(0.0, memory_bytes - weight_bytes),
         "B",
     )
     return step(
         label,
         f"⌊free bytes / KV bytes per {per}⌋",
-        f"⌊{num(free)} / {num(bytes_per_unit)}⌋",
+        f"⌊{qty(free, 'B')} / {qty(bytes_per_unit, 'B')}⌋",
         math.floor(free / bytes_per_unit),
         unit,
     )

@@ -181,6 +181,34 @@ def format_quantity(value_si: float, unit: str, *, sig_figs: int = SIGNIFICANT_F
     return format_display(to_display(value_si, unit), unit, sig_figs=sig_figs)
 
 
+# Display units tried from largest to smallest for each SI unit a derivation step can carry.
+_LADDERS: dict[str, tuple[str, ...]] = {
+    "B": ("TB", "GB", "MB", "KB", "B"),
+    "B/s": ("TB/s", "GB/s", "MB/s", "B/s"),
+    "s": ("s", "ms", "µs", "ns"),
+    "FLOP": ("PFLOP", "TFLOP", "GFLOP", "MFLOP", "FLOP"),
+    "FLOP/s": ("PFLOP/s", "TFLOP/s", "GFLOP/s", "FLOP/s"),
+}
+
+
+_BINARY_LADDERS: dict[str, tuple[str, ...]] = {
+    "B": ("TiB", "GiB", "MiB", "KiB", "B"),
+    "B/s": ("TiB/s", "GiB/s", "MiB/s", "KiB/s", "B/s"),
+}
+
+
+def readable(value_si: float, unit: str, *, binary: bool = False) -> str:
+    """``value_si`` (in the SI ``unit``) with the largest prefix that keeps it at or above 1; sizes with
+    binary prefixes (KiB, GiB) when ``binary``."""
+    ladder = (_BINARY_LADDERS.get(unit) if binary else None) or _LADDERS.get(unit)
+    if ladder is None:
+        return format_quantity(value_si, unit)
+    for candidate in ladder:
+        if abs(value_si) >= si_per_display(candidate) / si_per_display(unit):
+            return format_quantity(value_si, candidate)
+    return format_quantity(value_si, ladder[-1])
+
+
 # Names for the dimensions questions ask about, keyed by pint's dimensionality.
 _DIMENSION_NAMES: dict[frozenset[tuple[str, float]], str] = {
     frozenset({("[information]", 1)}): "a size in bytes",

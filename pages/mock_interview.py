@@ -8,7 +8,7 @@ from functools import partial
 import streamlit as st
 
 from progress import Store, StoreError
-from progress.mock_config import DEFAULT_N_PROBLEMS, MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
+from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
 from progress.mock_selection import NoCandidatesError
 from progress.mock_session import (
     MockRunningError,
@@ -16,18 +16,28 @@ from progress.mock_session import (
     answers,
     close_expired,
     finish,
+    history,
     load,
     rate_recall,
     running_sessions,
 )
 from ui import cached
 from ui import state_keys as keys
-from ui.context import db_path, new_seed, now
-from ui.mock import ScreenTime, item_titles, problems_of, save_answer, settle_mock, settle_past, start_mock
+from ui.context import db_path, local_time, new_seed, now, user_zone
+from ui.mock import (
+    ScreenTime,
+    item_titles,
+    problems_of,
+    save_answer,
+    settle_mock,
+    settle_past,
+    start_mock,
+    unreadable_message,
+)
+from ui.mock_setup import CUSTOM, SetupDefaults
 from ui.mock_view import answer_widget, countdown, history_table, items_table, running_banner, show_outcome
 from ui.shell import open_inside_app
 
-CUSTOM = "custom"
 MIX_LABELS = {Mix.EVERY_ITEM: "Every checklist item", Mix.WEAKEST_FIRST: "Weakest items first"}
 LEVELS = {1: "1 warm-up", 2: "2", 3: "3 interview-hard"}
 
@@ -50,20 +60,34 @@ def _notice(kind: str, text: str) -> None:
 def _show_notice() -> None:
     notice = st.session_state.pop(keys.MOCK_NOTICE, None)
     if notice:
-        (st.error if notice["kind"] == "error" else st.success)(notice["text"])
+        show = {"error": st.error, "warning": st.warning}.get(notice["kind"], st.success)
+        show(notice["text"])
 
 
 def _attach(mock_id: int, *, position: int = 0) -> None:
     st.session_state[keys.MOCK_ACTIVE_ID] = mock_id
-    st.session_state[keys.MOCK_POSITION] = position
     st.session_state[keys.MOCK_SCREEN_TIME] = ScreenTime(mock_id, position, now()).to_dict()
     st.query_params[keys.MOCK_QUERY_PARAM] = str(mock_id)
+    _show_problem(position)
+
+
+def _show_problem(position: int) -> None:
+    """Put ``position`` on screen and in the address, so that a refresh comes back to it."""
+    st.session_state[keys.MOCK_POSITION] = position
+    st.query_params[keys.MOCK_PROBLEM_QUERY_PARAM] = str(position + 1)
 
 
 def _detach() -> None:
-    for key in (keys.MOCK_ACTIVE_ID, keys.MOCK_POSITION, keys.MOCK_SCREEN_TIME, keys.MOCK_CONFIRMING):
+    for key in (
+        keys.MOCK_ACTIVE_ID,
+        keys.MOCK_POSITION,
+        keys.MOCK_SCREEN_TIME,
+        keys.MOCK_CONFIRMING,
+        keys.MOCK_FINISH_CONFIRMING,
+    ):
         st.session_state.pop(key, None)
     st.query_params.pop(keys.MOCK_QUERY_PARAM, None)
+    st.query_params.pop(keys.MOCK_PROBLEM_QUERY_PARAM, None)
 
 
 def _active_session() -> MockSession | None:
@@ -72,7 +96,8 @@ def _active_session() -> MockSession | None:
     from_url = str(st.query_params.get(keys.MOCK_QUERY_PARAM, ""))
     if mock_id is None and from_url.isdigit():
         mock_id = int(from_url)
-        _attach(mock_id)
+        shown = str(st.query_params.get(keys.MOCK_PROBLEM_QUERY_PARAM, ""))
+        _attach(mock_id, position=int(shown) - 1 if shown.isdigit() and int(shown) > 0 else 0)
     if mock_id is None:
         return None
     session = load(store, int(mock_id))
@@ -103,6 +128,16 @@ def _set_confirming(flag: bool) -> None:
     st.session_state[keys.MOCK_CONFIRMING] = flag
 
 
+def _set_finish_confirming(flag: bool) -> None:
+    st.session_state[keys.MOCK_FINISH_CONFIRMING] = flag
+
+
+def _still_running(mock_id: int) -> bool:
+    """Whether the mock is still running in the store (another tab may have finished it)."""
+    session = load(store, mock_id)
+    return session is not None and session.running
+
+
 def _confirm_start() -> None:
     st.session_state[keys.MOCK_CONFIRMING] = False
     moment = now()
@@ -124,7 +159,7 @@ def _save_setting() -> None:
 
 def _move(session: MockSession, step: int) -> None:
     position = st.session_state.get(keys.MOCK_POSITION, 0) + step
-    st.session_state[keys.MOCK_POSITION] = min(max(position, 0), len(session.problems) - 1)
+    _show_problem(min(max(position, 0), len(session.problems) - 1))
 
 
 def _answer_key(session: MockSession, position: int) -> str:
@@ -142,10 +177,16 @@ def _save(session: MockSession, position: int) -> None:
         _notice("error", str(exc))
         return
     st.session_state[keys.MOCK_SCREEN_TIME] = screen.to_dict()
-    if reply.accepted:
-        _notice("success", f"Answer to problem {position + 1} saved.")
-    else:
+    if not reply.accepted:
         _notice("error", reply.message)
+        return
+    # Read it now, as Practice does, so that an answer the grader cannot read is retyped before the
+    # debrief; only whether it can be read is said, never whether it is right.
+    unreadable = unreadable_message(problems_of(bank, session)[position], response)
+    if unreadable:
+        _notice("warning", f"Answer to problem {position + 1} saved, but it cannot be read. {unreadable}")
+    else:
+        _notice("success", f"Answer to problem {position + 1} saved.")
 
 
 def _rate(session: MockSession, position: int, rating: str) -> None:
@@ -156,6 +197,7 @@ def _rate(session: MockSession, position: int, rating: str) -> None:
 
 
 def _finish(session: MockSession) -> None:
+    st.session_state.pop(keys.MOCK_FINISH_CONFIRMING, None)
     try:
         finish(store, mock_id=session.id, now=now())
     except StoreError as exc:
@@ -174,30 +216,46 @@ def _setup() -> None:
         st.button("Resume", key=keys.MOCK_RESUME, type="primary", on_click=_attach, args=(running[0].id,))
         return
     st.markdown("A fixed set across the checklist against the clock. Nothing is graded until the debrief.")
+    # A new mock starts from the settings of the last one (a custom length, the problem count).
+    past = history(store)
+    last = SetupDefaults.of(past[0].config if past else None, presets=PRESET_MINUTES)
+    durations = [*(str(m) for m in PRESET_MINUTES), CUSTOM]
     duration = st.radio(
         "Duration",
-        [*(str(m) for m in PRESET_MINUTES), CUSTOM],
+        durations,
         key=keys.MOCK_DURATION,
-        index=1,
+        index=durations.index(last.duration_choice),
         horizontal=True,
         format_func=lambda v: "Custom" if v == CUSTOM else f"{v} minutes",
     )
     if duration == CUSTOM:
         st.number_input(
-            "Minutes", min_value=0.25, max_value=180.0, value=20.0, step=0.25, key=keys.MOCK_CUSTOM_MINUTES
+            "Minutes",
+            min_value=0.25,
+            max_value=180.0,
+            value=last.custom_minutes,
+            step=0.25,
+            key=keys.MOCK_CUSTOM_MINUTES,
         )
     st.number_input(
         "Number of problems",
         min_value=1,
         max_value=MAX_N_PROBLEMS,
-        value=DEFAULT_N_PROBLEMS,
+        value=last.n_problems,
         key=keys.MOCK_N_PROBLEMS,
     )
-    st.radio("Mix", list(Mix), key=keys.MOCK_MIX, format_func=MIX_LABELS.__getitem__, horizontal=True)
+    st.radio(
+        "Mix",
+        list(Mix),
+        key=keys.MOCK_MIX,
+        index=list(Mix).index(last.mix),
+        format_func=MIX_LABELS.__getitem__,
+        horizontal=True,
+    )
     st.select_slider(
         "Difficulty",
         options=list(LEVELS),
-        value=(1, 3),
+        value=last.difficulty,
         format_func=LEVELS.__getitem__,
         key=keys.MOCK_DIFFICULTY,
     )
@@ -234,7 +292,7 @@ def _running(session: MockSession) -> None:
     answered = [str(p + 1) for p in sorted(stored) if stored[p].response.strip()]
     head.caption("Answered: " + (", ".join(answered) if answered else "none yet"))
     with clock:
-        countdown(session.deadline)
+        countdown(session.deadline, still_running=partial(_still_running, session.id))
     problem = problems[position]
     st.markdown(problem.prompt)
     previous = stored[position].response if position in stored else ""
@@ -251,12 +309,27 @@ def _running(session: MockSession) -> None:
     forward.button(
         "Next", key=keys.MOCK_NEXT, disabled=position == len(problems) - 1, on_click=_move, args=(session, 1)
     )
-    done.button("Finish", key=keys.MOCK_FINISH, type="primary", on_click=_finish, args=(session,))
+    if not st.session_state.get(keys.MOCK_FINISH_CONFIRMING):
+        done.button(
+            "Finish", key=keys.MOCK_FINISH, type="primary", on_click=_set_finish_confirming, args=(True,)
+        )
+        return
+    left = len(problems) - len(answered)
+    st.warning(
+        "Finish the mock now? "
+        + (f"{left} of {len(problems)} problems have no answer yet. " if left else "")
+        + "Answers cannot change after this, and the debrief opens."
+    )
+    yes, no = st.columns(2)
+    yes.button(
+        "Yes, finish now", key=keys.MOCK_FINISH_CONFIRM, type="primary", on_click=_finish, args=(session,)
+    )
+    no.button("Keep going", key=keys.MOCK_FINISH_CANCEL, on_click=_set_finish_confirming, args=(False,))
 
 
 def _debrief(session: MockSession) -> None:
     _show_notice()
-    problems, result, scorecard = settle_mock(store, bank, session, now=now())
+    problems, result, scorecard = settle_mock(store, bank, session, now=now(), zone=user_zone())
     titles = item_titles()
     finished_at = session.mock.finished_at or session.deadline
     used_s = (finished_at - session.mock.started_at).total_seconds()
@@ -288,11 +361,11 @@ def _debrief(session: MockSession) -> None:
 
 
 def _history() -> None:
-    past = settle_past(store, bank, now=now())
+    past = settle_past(store, bank, now=now(), zone=user_zone())
     if not past:
         return
     st.subheader("Past mocks")
-    st.dataframe(history_table(past), hide_index=True, width="stretch")
+    st.dataframe(history_table(past, shown_at=local_time), hide_index=True, width="stretch")
     st.selectbox(
         "Open a debrief", [s.id for s in past], format_func=lambda i: f"Mock #{i}", key=keys.MOCK_HISTORY_PICK
     )

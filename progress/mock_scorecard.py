@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 
 from progress.mock_config import MockConfig
 from progress.mock_debrief import Debrief, Outcome, Result, exact_answer_text, response_text
@@ -59,11 +59,17 @@ def scorecard_markdown(
     facts: MockFacts,
     item_titles: Mapping[str, str] | None = None,
     exact_text: Callable[[Outcome], str] | None = None,
+    derivation_text: Callable[[Outcome], str] | None = None,
+    zone: tzinfo = UTC,
 ) -> str:
-    """The scorecard as Markdown: totals, one row per checklist item, one row per problem, the slips.
+    """The scorecard as Markdown: totals, one row per checklist item, one row per problem, the slips,
+    then each problem in full (its prompt, your answer, the exact answer and the derivation), so the
+    file stands alone.
 
     ``item_titles`` maps checklist ids to readable names; ``exact_text`` formats an outcome's
-    exact answer (the app passes one built on ``grader.units``), else the verdict's own figure.
+    exact answer (the app passes one built on ``grader.units``), else the verdict's own figure;
+    ``derivation_text`` writes an outcome's worked derivation (none when absent); dates are shown in
+    ``zone``.
     """
     titles = item_titles or {}
     exact_of = exact_text or (lambda o: exact_answer_text(o.problem, o.verdict))
@@ -73,7 +79,7 @@ def scorecard_markdown(
     lines = [
         f"# Roofline Drill mock interview #{facts.mock_id}",
         "",
-        f"- Date: {facts.started_at:%Y-%m-%d %H:%M} UTC",
+        f"- Date: {facts.started_at.astimezone(zone):%Y-%m-%d %H:%M} {zone_name(facts.started_at, zone)}",
         f"- Time: {minutes_seconds(used_s)} used of {minutes_seconds(facts.config.duration_s)}",
         f"- Problems: {n}, mix {facts.config.mix.value}, difficulty "
         f"{facts.config.difficulty[0]}–{facts.config.difficulty[1]}",
@@ -107,4 +113,36 @@ def scorecard_markdown(
     if slipped:
         lines += ["", "## Slips to remember", ""]
         lines += [f"- **{o.slip}** (problem {o.position + 1}): {o.verdict.diagnosis_text}" for o in slipped]
+    lines += ["", "## Each problem", ""]
+    for o in debrief.outcomes:
+        lines += _problem_section(
+            o, exact=exact_of(o), derivation=derivation_text(o) if derivation_text else ""
+        )
     return "\n".join(lines) + "\n"
+
+
+def _problem_section(outcome: Outcome, *, exact: str, derivation: str) -> list[str]:
+    problem = outcome.problem
+    title = getattr(problem, "title", "") or problem.template_id
+    lines = [
+        f"### {outcome.position + 1}. {title}: {result_word(outcome)}",
+        "",
+        problem.prompt.strip(),
+        "",
+        f"- **Your answer:** {cell(response_text(problem, outcome.response))}",
+    ]
+    if problem.key_points:
+        lines.append("- **Key points:**")
+        lines += [f"  - {point}" for point in problem.key_points]
+    else:
+        lines.append(f"- **Exact answer:** {cell(exact)}")
+    if outcome.slip and not outcome.correct and outcome.verdict is not None:
+        lines.append(f"- **Slip:** {outcome.slip}. {outcome.verdict.diagnosis_text}")
+    if derivation:
+        lines += ["", derivation]
+    return [*lines, ""]
+
+
+def zone_name(moment: datetime, zone: tzinfo) -> str:
+    """The short name of ``zone`` at ``moment`` (``UTC``, ``CET``), for a time shown to a person."""
+    return moment.astimezone(zone).tzname() or "UTC"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 
 from progress.attempt import Attempt, Mode, Status
@@ -272,6 +272,8 @@ def settle(
     now: datetime,
     item_titles: Mapping[str, str] | None = None,
     exact_text: Callable[[Outcome], str] | None = None,
+    derivation_text: Callable[[Outcome], str] | None = None,
+    zone: tzinfo = UTC,
     enable_fuzzing: bool = True,
 ) -> tuple[Debrief, str]:
     """Grade a finished mock; once every recall answer is rated, store its result (once).
@@ -286,7 +288,14 @@ def settle(
     result = debrief(problems, by_position, grade=grade)
     finished_at = session.mock.finished_at or session.deadline
     facts = MockFacts(session.id, session.mock.started_at, finished_at, session.config)
-    markdown = scorecard_markdown(result, facts=facts, item_titles=item_titles, exact_text=exact_text)
+    markdown = scorecard_markdown(
+        result,
+        facts=facts,
+        item_titles=item_titles,
+        exact_text=exact_text,
+        derivation_text=derivation_text,
+        zone=zone,
+    )
     if session.settled or not result.final:
         return result, session.mock.scorecard if session.settled and session.mock.scorecard else markdown
     attempts = [

@@ -3,6 +3,8 @@
     python -m question_bank validate [PATH...]          load and check the bank (exit 0 or 1)
     python -m question_bank sample TEMPLATE_ID --seed N [--bank PATH]   print one problem and its answer
     python -m question_bank coverage                     templates per checklist item, slips, pools
+    python -m question_bank anki --out FILE.apkg [--variants N] [--checklist ID ...] [--seed S]
+                                                         an Anki package of generated variants
 
 ``validate`` checks the shipped bank, ``DRILL_BANK_DIRS`` and each PATH (a bank file or a folder
 of them) together, so duplicate ids across them are caught; then it generates every template
@@ -23,6 +25,7 @@ from question_bank.bank import Bank, load_bank
 from question_bank.checklist import load_checklist
 from question_bank.errors import BankError, BankIssue
 from question_bank.generation import generate
+from question_bank.rubric_check import explanation_issue
 from question_bank.schema import NumericTemplate
 
 #: Seeds ``validate`` generates each template with, after loading.
@@ -40,19 +43,20 @@ def _load(paths: Sequence[str]) -> Bank | None:
 
 
 def smoke_issues(bank: Bank, seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIssue]:
-    """Templates that fail to generate, or give an unusable answer, for any of ``seeds`` (one issue each)."""
+    """Templates that fail to generate, give an unusable answer, or whose rubrics miss their own model
+    answer (or match an off-topic paragraph), for any of ``seeds`` (one issue each)."""
     issues: list[BankIssue] = []
     for template in bank.templates:
         for seed in seeds:
             try:
-                found = _answer_issue(generate(template, seed))
+                problem = generate(template, seed)
+                found = _answer_issue(problem) or explanation_issue(problem)
             except (ArithmeticError, ValueError, TypeError, KeyError, AttributeError) as exc:
                 found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
             if found is not None:
                 file, line = bank.sources[template.id]
-                issues.append(
-                    BankIssue(file, line, template.id, "answer", f"seed {seed}: {found[0]}", found[1])
-                )
+                field = "key_points" if template.kind == "recall" else "answer"
+                issues.append(BankIssue(file, line, template.id, field, f"seed {seed}: {found[0]}", found[1]))
                 break
     return issues
 
@@ -183,6 +187,47 @@ def coverage() -> int:
     return 0
 
 
+def anki(out: str, *, variants: int, checklist: Sequence[str], seed: int) -> int:
+    from question_bank.anki import write_anki
+
+    bank = _load(())
+    if bank is None:
+        return 1
+    target = Path(out)
+    if target.suffix != ".apkg":
+        print(f"{out}: Anki imports packages named *.apkg; give --out a name ending in .apkg")
+        return 2
+    if not target.parent.is_dir():
+        print(f"{target.parent}: no such folder; create it or give --out a path in an existing folder")
+        return 2
+    try:
+        summary = write_anki(target, bank, variants=variants, checklist=checklist, seed=seed)
+    except ValueError as exc:
+        print(f"{exc}.")
+        return 2
+    except OSError as exc:
+        print(f"{out}: cannot write the package ({exc.strerror or exc}); choose another --out path")
+        return 1
+    decks = len(summary.decks)
+    print(f"Wrote {summary.notes} notes in {decks} deck{'s' if decks != 1 else ''} to {target}.")
+    for line in summary.skipped:
+        print(f"  left out: {line}")
+    print("Import it in Anki with File > Import; importing a newer export updates these notes.")
+    return 0
+
+
+def _variants(text: str) -> int:
+    from question_bank.anki import MAX_VARIANTS
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= MAX_VARIANTS:
+        raise argparse.ArgumentTypeError(f"give 1 to {MAX_VARIANTS} variants, not {value}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m question_bank", description="Question-bank tools for authors."
@@ -199,7 +244,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--bank", action="append", default=[], metavar="PATH", help="also load this file or folder"
     )
     commands.add_parser("coverage", help="templates per checklist item, slips per template, pools")
+    deck = commands.add_parser("anki", help="write an Anki package (.apkg) of generated variants")
+    deck.add_argument("--out", required=True, metavar="FILE.apkg", help="where to write the package")
+    deck.add_argument("--variants", type=_variants, default=3, metavar="N", help="variants per template (3)")
+    deck.add_argument(
+        "--checklist", action="extend", nargs="+", default=[], metavar="ID", help="only these checklist items"
+    )
+    deck.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (0); then S+1, S+2...")
     args = parser.parse_args(argv)
+    if args.command == "anki":
+        return anki(args.out, variants=args.variants, checklist=args.checklist, seed=args.seed)
     if args.command == "validate":
         return validate(args.paths)
     if args.command == "sample":

@@ -3,7 +3,8 @@
 The schema checks shape; this checks meaning: the checklist id exists, every estimator function
 named is in ``grader.estimator.FUNCTIONS``, every binding keyword is a parameter of its function
 and every required one is bound, every binding and placeholder refers to a parameter drawn
-earlier (and to a field that parameter has), preset ids and pools exist, and option ids match.
+earlier (and to a field that parameter has), preset ids and pools exist, option ids match, and
+every rubric phrase of a recall template has a word or number to look for.
 Each finding goes to a :class:`Reporter`, which turns a path inside the template into a line.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 import yaml
 
 from grader.estimator import DTYPE_BYTES, FUNCTIONS
+from grader.text_match import phrase_tokens
 from grader.units import to_display
 from question_bank.catalog import DTYPE_FIELDS, PresetCatalog, select_presets
 from question_bank.errors import BankIssue
@@ -33,6 +35,8 @@ from question_bank.schema import (
     NumericTemplate,
     PoolRef,
     PresetParam,
+    RecallTemplate,
+    RubricSpec,
     Scenario,
     Template,
 )
@@ -120,6 +124,8 @@ class _Checker:
             self._numeric(t)
         elif isinstance(t, ChoiceTemplate):
             self._choice(t)
+        elif isinstance(t, RecallTemplate):
+            self._recall(t)
         self._placeholders()
 
     # --- params ----------------------------------------------------------------------------
@@ -175,7 +181,14 @@ class _Checker:
     # --- bindings and calls ----------------------------------------------------------------
 
     def _binding(self, path: tuple[PathPart, ...], value: Any, later: Sequence[str] = ()) -> None:
-        """A literal number or bool passes; a string must be ``param`` or ``param.field`` drawn earlier."""
+        """A literal number or bool passes; a string must be ``param`` or ``param.field`` drawn earlier.
+
+        A list argument's elements are checked one by one.
+        """
+        if isinstance(value, tuple):
+            for index, item in enumerate(value):
+                self._binding((*path, index), item, later)
+            return
         if not isinstance(value, str):
             return
         self._reference(path, value, later=later, whole_ok=False)
@@ -319,6 +332,24 @@ class _Checker:
             self.report(("prompt",), "the prompt never shows the scenario", "put {scenario} in the prompt")
 
     # --- prompt ----------------------------------------------------------------------------
+
+    def _recall(self, t: RecallTemplate) -> None:
+        rubrics: list[tuple[tuple[PathPart, ...], RubricSpec]] = [
+            (("key_points", i), point) for i, point in enumerate(t.key_points)
+        ] + [(("misconceptions", i), m) for i, m in enumerate(t.misconceptions)]
+        for path, rubric in rubrics:
+            phrases = [
+                ((*path, "concepts", j, k), phrase)
+                for j, concept in enumerate(rubric.concepts)
+                for k, phrase in enumerate(concept)
+            ] + [((*path, "forbid", k), phrase) for k, phrase in enumerate(rubric.forbid)]
+            for where, phrase in phrases:
+                if not phrase_tokens(phrase):
+                    self.report(
+                        where,
+                        f"the phrase {phrase!r} has no words left once filler words are dropped",
+                        "a phrase with a content word or a number, e.g. 'memory-bound' or 200",
+                    )
 
     def _placeholders(self) -> None:
         t = self.template

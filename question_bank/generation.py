@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from grader.derivation import recording
@@ -69,7 +69,13 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
     else:
         assert isinstance(template, RecallTemplate)
         explanation = "\n\n".join(part for part in (template.model_answer, template.explanation) if part)
-        fields.update(key_points=tuple(template.key_points), explanation=explanation)
+        fields.update(
+            key_points=tuple(point.point for point in template.key_points),
+            key_point_rubrics=tuple(point.to_rubric() for point in template.key_points),
+            misconceptions=tuple(m.to_misconception() for m in template.misconceptions),
+            model_answer=template.model_answer,
+            explanation=explanation,
+        )
 
     def value_of(placeholder: Placeholder) -> str:
         if placeholder.name == "scenario" and scenario_text:
@@ -90,6 +96,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         references=tuple(template.references),
         difficulty=template.difficulty,
         title=template.title,
+        topics=tuple(template.topics),
         **fields,
     )
 
@@ -104,7 +111,7 @@ def derivation_params(template: Template) -> frozenset[str]:
     ``require`` check or the prompt alone would be a detour there.
     """
     if isinstance(template, NumericTemplate):
-        roots = list(template.answer.with_.values())
+        roots = _flat(template.answer.with_.values())
     elif isinstance(template, ChoiceTemplate) and template.decide is not None:
         roots = [template.decide.lhs, template.decide.rhs]
     else:
@@ -118,8 +125,15 @@ def derivation_params(template: Template) -> frozenset[str]:
         needed.add(name)
         spec = template.params[name]
         if isinstance(spec, CallParam):
-            pending.extend(binding for binding in spec.with_.values() if isinstance(binding, str))
+            pending.extend(binding for binding in _flat(spec.with_.values()) if isinstance(binding, str))
     return frozenset(needed)
+
+
+def _flat(arguments: Iterable[Any]) -> list[Any]:
+    """The bindings of ``with`` arguments, a list argument's elements each on their own."""
+    return [
+        item for argument in arguments for item in (argument if isinstance(argument, tuple) else (argument,))
+    ]
 
 
 def _draw_until_valid(
@@ -198,7 +212,12 @@ def _draw_float(spec: FloatRange, rng: random.Random) -> float:
 
 
 def resolve(binding: Any, values: Mapping[str, Any]) -> Any:
-    """A binding's value: a literal as is, ``name`` or ``name.field`` looked up in the drawn values."""
+    """A binding's value: a literal as is, ``name`` or ``name.field`` looked up in the drawn values.
+
+    A list argument (a tuple of bindings) resolves to the tuple of its elements' values.
+    """
+    if isinstance(binding, tuple):
+        return tuple(resolve(item, values) for item in binding)
     if not isinstance(binding, str):
         return binding
     name, _, field = binding.partition(".")

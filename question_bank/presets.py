@@ -34,6 +34,11 @@ _HINTS: dict[str, str] = {
     "peak_flops": "dense bf16/fp16 tensor FLOP/s, between 1e12 and 1e17, e.g. 3.12e+14 for 312 TFLOP/s",
     "peak_flops_sparse": "FLOP/s with 2:4 sparsity (at least peak_flops), or leave the key out",
     "peak_int8_ops": "dense INT8 ops/s (at least peak_flops), or leave the key out",
+    "peak_flops_vector": "non-tensor (vector, CUDA-core) fp32 FLOP/s, between 1e12 and 1e15 and below "
+    "peak_flops, e.g. 1.95e+13 for 19.5 TFLOP/s, or leave the key out",
+    "interconnect_bandwidth": "chip-to-chip bytes/s per direction, between 1e9 and 1e13, e.g. 3.0e+11 "
+    "for NVLink 3 (600 GB/s bidirectional), or leave the key out",
+    "interconnect": "the link's name, e.g. NVLink 3 (12 links) or PCIe Gen4 x16",
     "kind": "gpu or tpu",
     "sources": "a list of citations: title and <URL>, or repo:path",
     "n_params": "the total parameter count computed from the config, as an integer",
@@ -73,6 +78,11 @@ class Accelerator(_Preset):
     peak_flops: float = Field(ge=1e12, le=1e17)
     peak_flops_sparse: float | None = Field(default=None, ge=1e12, le=1e17)
     peak_int8_ops: float | None = Field(default=None, ge=1e12, le=1e17)
+    #: fp32 on the vector units (CUDA cores), where element-wise kernels run.
+    peak_flops_vector: float | None = Field(default=None, ge=1e12, le=1e15)
+    #: Bytes/s one chip sends to its peers while receiving as much (one direction of the link).
+    interconnect_bandwidth: float | None = Field(default=None, ge=1e9, le=1e13)
+    interconnect: str | None = Field(default=None, min_length=1)
 
     @model_validator(mode="after")
     def _peaks_ordered(self) -> Accelerator:
@@ -89,7 +99,31 @@ class Accelerator(_Preset):
                 f"{self.peak_int8_ops:.4g} is below the dense bf16 peak_flops {self.peak_flops:.4g}",
                 "the dense INT8 tensor rate (at least the bf16 rate), or leave the key out",
             )
+        if self.peak_flops_vector is not None and self.peak_flops_vector >= self.peak_flops:
+            raise PresetProblem(
+                "peak_flops_vector",
+                f"{self.peak_flops_vector:.4g} is not below the dense tensor peak_flops "
+                f"{self.peak_flops:.4g}",
+                "the non-tensor fp32 figure (19.5e12 on an A100, far below the tensor rate), or leave "
+                "the key out",
+            )
+        self._interconnect_consistent()
         return self
+
+    def _interconnect_consistent(self) -> None:
+        if (self.interconnect_bandwidth is None) != (self.interconnect is None):
+            raise PresetProblem(
+                "interconnect",
+                "interconnect and interconnect_bandwidth come together",
+                "both the link's name and its bytes/s per direction, or neither",
+            )
+        if self.interconnect_bandwidth is not None and self.interconnect_bandwidth >= self.mem_bandwidth:
+            raise PresetProblem(
+                "interconnect_bandwidth",
+                f"{self.interconnect_bandwidth:.4g} B/s is not below the memory bandwidth "
+                f"{self.mem_bandwidth:.4g} B/s",
+                "the link's bytes/s in ONE direction (half NVIDIA's bidirectional total), in B/s",
+            )
 
 
 class ModelConfig(_Preset):

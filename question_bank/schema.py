@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, PlainValidator
 from pydantic_core import PydanticCustomError
 
 from grader.problem import Tolerance, ToleranceKind
+from grader.rubric import Misconception, Rubric
 
 KEBAB_ID = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 PARAM_NAME = r"^[a-z_][a-z0-9_]*$"
@@ -34,8 +35,23 @@ def _scalar(value: Any) -> Scalar:
     )
 
 
+def _argument(value: Any) -> Scalar | tuple[Scalar, ...]:
+    if isinstance(value, list | tuple):
+        if not value:
+            raise PydanticCustomError(
+                "bank_scalar",
+                "an empty list binds nothing",
+                {"hint": "a list of bindings such as [len_a, len_b, 4096]"},
+            )
+        return tuple(_scalar(item) for item in value)
+    return _scalar(value)
+
+
 #: A binding: a parameter path such as ``model.n_layers`` (a string) or a literal number or bool.
 Binding = Annotated[Scalar, PlainValidator(_scalar)]
+#: What a ``with`` keyword takes: a binding, or a list of bindings for a keyword that takes a
+#: sequence (``request_lengths: [len_a, len_b, 4096]``), resolved element by element.
+Argument = Annotated[Scalar | tuple[Scalar, ...], PlainValidator(_argument)]
 #: A literal value in a ``choice`` list or a ``where`` equality filter.
 Value = Annotated[Scalar, PlainValidator(_scalar)]
 
@@ -146,7 +162,7 @@ class CallParam(Strict):
     """A derived value: an estimator function applied to bindings of earlier parameters."""
 
     call: str
-    with_: dict[str, Binding] = Field(default={}, alias="with")
+    with_: dict[str, Argument] = Field(default={}, alias="with")
 
 
 PARAM_KINDS = ("preset", "dtype", "int", "float", "choice", "call")
@@ -224,7 +240,7 @@ class Answer(Strict):
     """The exact answer: an estimator call, the display unit a bare number is read in, a tolerance."""
 
     call: str
-    with_: dict[str, Binding] = Field(default={}, alias="with")
+    with_: dict[str, Argument] = Field(default={}, alias="with")
     unit: str
     tolerance: ToleranceSpec = ToleranceSpec(relative=0.05)
 
@@ -234,7 +250,7 @@ class Slip(Strict):
 
     name: str = Field(pattern=KEBAB_ID)
     diagnosis: str = Field(min_length=1)
-    with_: dict[str, Binding] | None = Field(default=None, alias="with")
+    with_: dict[str, Argument] | None = Field(default=None, alias="with")
     scale: float | None = None
     call: str | None = None
 
@@ -312,6 +328,9 @@ class TemplateBase(Strict):
     require: list[Requirement] = []
     explanation: str = Field(min_length=1)
     references: list[str] = Field(min_length=1)
+    #: Free tags for what a template is about beyond its one checklist item (tensor-parallel,
+    #: speculative, flash-attention, paged-kv, quantization, moe, latency...), for filters.
+    topics: list[Annotated[str, Field(pattern=KEBAB_ID)]] = []
 
 
 class NumericTemplate(TemplateBase):
@@ -336,11 +355,83 @@ class ChoiceTemplate(TemplateBase):
         return self
 
 
+def _phrase(value: Any) -> str:
+    # YAML reads 200 or 0.5 as numbers; a rubric phrase may be a bare number.
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, str) and value.strip():
+        return value
+    raise PydanticCustomError(
+        "bank_phrase",
+        "expected a phrase (words or a number), got {got!r}",
+        {"got": value, "hint": 'a phrase such as "memory-bound", "flop per byte" or 200'},
+    )
+
+
+#: A rubric phrase: words (matched on their stems) or a number (matched by value within 10 %).
+Phrase = Annotated[str, PlainValidator(_phrase)]
+
+
+class RubricSpec(Strict):
+    """Concepts that must appear (each a list of alternative phrases), how many, and what must not.
+
+    ``need`` defaults to all concepts; ``forbid`` phrases void the point when they appear un-negated.
+    """
+
+    concepts: list[Annotated[list[Phrase], Field(min_length=1)]] = Field(min_length=1)
+    need: int | None = Field(default=None, ge=1)
+    forbid: list[Phrase] = []
+
+    @model_validator(mode="after")
+    def _need_fits(self) -> RubricSpec:
+        if self.need is not None and self.need > len(self.concepts):
+            raise _bank_error(
+                f"need ({self.need}) is more than the {len(self.concepts)} concepts listed",
+                f"need: {len(self.concepts)} or less, or list more concepts",
+            )
+        return self
+
+    def to_rubric(self) -> Rubric:
+        return Rubric(
+            concepts=tuple(tuple(concept) for concept in self.concepts),
+            need=self.need or 0,
+            forbid=tuple(self.forbid),
+        )
+
+
+class KeyPoint(RubricSpec):
+    """A key point as shown (``point``) and the rubric that finds it in a typed explanation."""
+
+    point: str = Field(min_length=1)
+
+
+class MisconceptionSpec(RubricSpec):
+    """A common wrong belief (``name``, as people say it), its ``correction``, and how to spot it.
+
+    It is found when every concept appears, un-negated, in one sentence.
+    """
+
+    name: str = Field(min_length=1)
+    correction: str = Field(min_length=1)
+    need: None = None
+
+    def to_misconception(self) -> Misconception:
+        return Misconception(name=self.name, correction=self.correction, rubric=self.to_rubric())
+
+
 class RecallTemplate(TemplateBase):
     kind: Literal["recall"]
-    key_points: list[str] = Field(min_length=3, max_length=6)
+    key_points: list[KeyPoint] = Field(min_length=3, max_length=6)
+    misconceptions: list[MisconceptionSpec] = Field(min_length=2)
     model_answer: str = Field(min_length=1)
     explanation: str = ""
+
+    @model_validator(mode="after")
+    def _distinct_misconceptions(self) -> RecallTemplate:
+        names = [m.name for m in self.misconceptions]
+        if len(set(names)) != len(names):
+            raise _bank_error("two misconceptions share a name", "give each misconception its own name")
+        return self
 
 
 Template = NumericTemplate | ChoiceTemplate | RecallTemplate

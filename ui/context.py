@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import streamlit as st
 
@@ -60,3 +61,26 @@ def new_seed() -> int:
     seed = next_seed(st.session_state[keys.RNG_SEED])
     st.session_state[keys.RNG_SEED] = seed
     return seed
+
+
+def user_zone() -> tzinfo:
+    """The time zone times are shown in: a test's ``ZONE``, else the browser's, else UTC.
+
+    Times are stored and computed in UTC; only what a person reads is converted.
+    """
+    chosen = st.session_state.get(keys.ZONE)
+    if isinstance(chosen, tzinfo):
+        return chosen
+    name = st.context.timezone
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass  # a zone this machine does not know: UTC, which the label then says
+    return UTC
+
+
+def local_time(moment: datetime, *, fmt: str = "%Y-%m-%d %H:%M") -> str:
+    """``moment`` (aware) in the user's zone, with the zone's short name: ``2026-12-01 14:05 CET``."""
+    shown = moment.astimezone(user_zone())
+    return f"{shown:{fmt}} {shown.tzname() or 'UTC'}"

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from grader import grade
+from grader import VerdictStatus, grade
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from progress import Store
@@ -25,6 +25,7 @@ from progress.mock_session import MockSession, Submission, answers, history, set
 from progress.mock_timer import elapsed_s
 from progress.readiness import assess, strengths
 from question_bank import Bank, generate, load_checklist
+from ui.derivation_table import derivation_markdown
 
 
 def candidates(bank: Bank) -> list[Candidate]:
@@ -68,6 +69,18 @@ def problems_of(bank: Bank, session: MockSession) -> list[Problem]:
     return [generate(bank.get(ref.template_id), ref.seed) for ref in session.problems]
 
 
+def unreadable_message(problem: Problem, response: str) -> str | None:
+    """What to type instead when ``response`` cannot be read, else None; nothing on right or wrong.
+
+    A recall answer is the user's own prose (rated at the debrief) and an empty box is no answer
+    yet: neither is read here.
+    """
+    if problem.kind is Kind.RECALL or not response.strip():
+        return None
+    verdict = grade(problem, response)
+    return verdict.message if verdict.status is VerdictStatus.UNPARSABLE else None
+
+
 def exact_text(outcome: Outcome) -> str:
     """The exact answer as a person reads it: the number in its display unit, the option, the key points."""
     problem: Problem = outcome.problem
@@ -78,10 +91,23 @@ def exact_text(outcome: Outcome) -> str:
     return "; ".join(problem.key_points)
 
 
+def derivation_text(outcome: Outcome) -> str:
+    """An outcome's worked derivation as a Markdown table, in the question's units ("" when none)."""
+    problem: Problem = outcome.problem
+    return derivation_markdown(problem.derivation, answer_unit=problem.unit) if problem.derivation else ""
+
+
 def settle_mock(
-    store: Store, bank: Bank, session: MockSession, *, now: datetime, enable_fuzzing: bool = True
+    store: Store,
+    bank: Bank,
+    session: MockSession,
+    *,
+    now: datetime,
+    zone: tzinfo = UTC,
+    enable_fuzzing: bool = True,
 ) -> tuple[list[Problem], Debrief, str]:
-    """The finished mock's problems, its debrief and its scorecard; stores the result once it is final."""
+    """The finished mock's problems, its debrief and its scorecard (dates in ``zone``); stores the result
+    once it is final."""
     problems = problems_of(bank, session)
     result, scorecard = settle(
         store,
@@ -91,12 +117,14 @@ def settle_mock(
         now=now,
         item_titles=item_titles(),
         exact_text=exact_text,
+        derivation_text=derivation_text,
+        zone=zone,
         enable_fuzzing=enable_fuzzing,
     )
     return problems, result, scorecard
 
 
-def settle_past(store: Store, bank: Bank, *, now: datetime) -> list[MockSession]:
+def settle_past(store: Store, bank: Bank, *, now: datetime, zone: tzinfo = UTC) -> list[MockSession]:
     """Finished mocks, newest first, after settling those that can be.
 
     A mock that ran out while nobody looked is settled here, so its answers count even if its debrief
@@ -105,7 +133,7 @@ def settle_past(store: Store, bank: Bank, *, now: datetime) -> list[MockSession]
     past = history(store)
     unsettled = [session for session in past if session.mock.score is None]
     for session in unsettled:
-        settle_mock(store, bank, session, now=now)
+        settle_mock(store, bank, session, now=now, zone=zone)
     return history(store) if unsettled else past
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pandas as pd
 import streamlit as st
@@ -27,23 +27,37 @@ _ICONS = {
 }
 
 
+#: From this much time left the countdown reminds the user to save what is typed.
+LAST_CALL = timedelta(seconds=60)
+
+
 @st.fragment(run_every="1s")
-def countdown(deadline: datetime) -> None:
+def countdown(deadline: datetime, *, still_running: Callable[[], bool] = lambda: True) -> None:
     """The time left, redrawn every second from the session's clock; nothing else runs here.
 
-    At zero it asks for one full rerun: the page then finds the mock past its deadline and
-    finishes it. The server decides; this only draws.
+    At zero, or once ``still_running`` says the mock ended elsewhere (another tab finished it),
+    it asks for one full rerun: the page then shows the debrief. The server decides; this only draws.
     """
     left = remaining(deadline=deadline, now=now())
-    if not left:
+    if not left or not still_running():
         st.rerun()
     st.metric("Time left", format_remaining(left))
+    if left <= LAST_CALL:
+        st.warning(
+            "Under a minute left. A written answer is kept only once saved: press **Save answer**.",
+            icon=":material/timer:",
+        )
+
+
+#: A pause in typing this long saves the answer line.
+AUTOSAVE_PAUSE = "1s"
 
 
 def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Callable[[], None]) -> None:
     """The answer box for the problem's kind: options by index, a text area for recall, else one line.
 
-    ``on_change`` saves: Enter in the line, leaving the text area, or picking an option.
+    ``on_change`` saves: a pause in typing or Enter in the line, leaving the text area, or picking an
+    option. The line saves as the user types (``live``) so that nothing typed is lost at the deadline.
     """
     if problem.kind is Kind.CHOICE:
         index = int(previous) if previous.isdigit() and int(previous) < len(problem.choices) else None
@@ -58,9 +72,11 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
     elif problem.kind is Kind.RECALL:
         label = "Your answer (you rate it against the key points at the debrief)"
         st.text_area(label, value=previous, key=key, on_change=on_change)
+        st.caption("Saved when you press **Save answer** or click outside the box (Ctrl+Enter too).")
     else:
         label = f"Your answer (a bare number is read in {problem.unit or 'plain numbers'})"
-        st.text_input(label, value=previous, key=key, on_change=on_change)
+        st.text_input(label, value=previous, key=key, on_change=on_change, live=AUTOSAVE_PAUSE)
+        st.caption("Saved as you type.")
 
 
 def show_outcome(outcome: Outcome, *, title: str, on_rate: Callable[[int, str], None]) -> None:
@@ -96,7 +112,7 @@ def show_outcome(outcome: Outcome, *, title: str, on_rate: Callable[[int, str], 
             st.error(verdict.message, icon=":material/cancel:")
         if outcome.slip and verdict is not None and not outcome.correct:
             st.warning(f"**Slip: {outcome.slip}.** {verdict.diagnosis_text}", icon=":material/lightbulb:")
-        show_derivation(problem.derivation, expanded=False)
+        show_derivation(problem.derivation, expanded=False, answer_unit=problem.unit)
         if problem.explanation:
             st.markdown(problem.explanation)
         if problem.references:
@@ -115,12 +131,12 @@ def items_table(result: Debrief, *, titles: Mapping[str, str]) -> pd.DataFrame:
     )
 
 
-def history_table(sessions: Sequence[MockSession]) -> pd.DataFrame:
-    """Finished mocks, newest first: when, how many problems, how long, the score."""
+def history_table(sessions: Sequence[MockSession], *, shown_at: Callable[[datetime], str]) -> pd.DataFrame:
+    """Finished mocks, newest first: when (as ``shown_at`` writes it), problems, minutes, the score."""
     return pd.DataFrame(
         {
             "mock": [f"#{s.id}" for s in sessions],
-            "started (UTC)": [f"{s.mock.started_at:%Y-%m-%d %H:%M}" for s in sessions],
+            "started": [shown_at(s.mock.started_at) for s in sessions],
             "problems": [len(s.problems) for s in sessions],
             "minutes": [round(s.config.duration_s / 60, 2) for s in sessions],
             "score": ["to self-rate" if s.mock.score is None else f"{s.mock.score:.0%}" for s in sessions],

@@ -9,57 +9,16 @@ import streamlit as st
 from grader import Verdict, VerdictStatus
 from grader.derivation import Step
 from grader.problem import Problem
-from grader.units import format_quantity
-
-# Display units tried from largest to smallest for each SI unit a derivation step can carry.
-_LADDERS: dict[str, tuple[str, ...]] = {
-    "B": ("TB", "GB", "MB", "KB", "B"),
-    "B/s": ("TB/s", "GB/s", "MB/s", "B/s"),
-    "s": ("s", "ms", "µs", "ns"),
-    "FLOP": ("PFLOP", "TFLOP", "GFLOP", "MFLOP", "FLOP"),
-    "FLOP/s": ("PFLOP/s", "TFLOP/s", "GFLOP/s", "FLOP/s"),
-}
+from ui.derivation_table import derivation_markdown
 
 
-def readable(value: float, unit: str) -> str:
-    """``value`` (SI, in ``unit``) with the largest prefix that keeps it at or above 1."""
-    ladder = _LADDERS.get(unit)
-    if ladder is None:
-        return format_quantity(value, unit)
-    for candidate in ladder:
-        shown = format_quantity(value, candidate)
-        if abs(value) >= _scale(candidate, unit):
-            return shown
-    return format_quantity(value, ladder[-1])
-
-
-def _scale(display: str, base: str) -> float:
-    from grader.units import si_per_display
-
-    return si_per_display(display) / si_per_display(base)
-
-
-def derivation_markdown(steps: Sequence[Step]) -> str:
-    """The worked steps as a Markdown table: what, formula, with the numbers, result."""
-    rows = ["| step | formula | with the numbers | result |", "|---|---|---|---|"]
-    for s in steps:
-        cells = (s.label, s.formula, s.substituted, readable(s.value, s.unit))
-        rows.append("| " + " | ".join(_cell(cell) for cell in cells) + " |")
-    return "\n".join(rows)
-
-
-def _cell(text: str) -> str:
-    # A bar would end the cell; the formulas never need one, but a user's bank might.
-    return text.replace("|", "\\|")
-
-
-def show_derivation(steps: Sequence[Step], *, expanded: bool = True) -> None:
-    """The derivation in an expander (nothing when there are no steps)."""
+def show_derivation(steps: Sequence[Step], *, expanded: bool = True, answer_unit: str = "") -> None:
+    """The derivation in an expander (nothing when there are no steps), in the question's ``answer_unit``."""
     if not steps:
         return
     with st.expander("Worked derivation", expanded=expanded):
         # Markdown rather than a dataframe: the same table for a fraction of the render cost.
-        st.markdown(derivation_markdown(steps))
+        st.markdown(derivation_markdown(steps, answer_unit=answer_unit))
 
 
 def show_verdict(problem: Problem, verdict: Verdict) -> None:
@@ -70,7 +29,7 @@ def show_verdict(problem: Problem, verdict: Verdict) -> None:
         st.error(verdict.message, icon=":material/cancel:")
     if verdict.diagnosis:
         st.warning(f"**Slip: {verdict.diagnosis}.** {verdict.diagnosis_text}", icon=":material/lightbulb:")
-    show_derivation(verdict.derivation)
+    show_derivation(verdict.derivation, answer_unit=problem.unit)
     if problem.explanation:
         st.markdown(problem.explanation)
     if problem.references:

@@ -13,26 +13,10 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from grader.estimator import attainable_flops, ridge_point
+from grader.estimator import ridge_point
+from ui.roofline_spec import roof_rows
 
 _MARGIN = 4.0  # the x axis reaches this factor beyond the outermost point or ridge
-
-
-def _roof_rows(
-    *, name: str, peak_flops: float, mem_bandwidth: float, lo: float, hi: float
-) -> list[dict[str, Any]]:
-    ridge = ridge_point(peak_flops=peak_flops, mem_bandwidth=mem_bandwidth)
-    xs = sorted({lo, min(max(ridge, lo), hi), hi})
-    return [
-        {
-            "roof": name,
-            "arithmetic_intensity": x,
-            "flops_per_s": attainable_flops(
-                arithmetic_intensity=x, peak_flops=peak_flops, mem_bandwidth=mem_bandwidth
-            ),
-        }
-        for x in xs
-    ]
 
 
 def roofline_chart(
@@ -70,9 +54,9 @@ def roofline_chart(
         ridges.append(ridge_point(peak_flops=spec_peak_flops, mem_bandwidth=spec_mem_bandwidth))
     xs = [p["arithmetic_intensity"] for p in kept] + ridges
     lo, hi = min(xs) / _MARGIN, max(xs) * _MARGIN
-    roofs = _roof_rows(name=roof_name, peak_flops=peak_flops, mem_bandwidth=mem_bandwidth, lo=lo, hi=hi)
+    roofs = roof_rows(name=roof_name, peak_flops=peak_flops, mem_bandwidth=mem_bandwidth, lo=lo, hi=hi)
     if has_spec:
-        roofs += _roof_rows(
+        roofs += roof_rows(
             name="datasheet roof",
             peak_flops=float(spec_peak_flops),
             mem_bandwidth=float(spec_mem_bandwidth),
@@ -126,47 +110,3 @@ def _layered(
         )
     )
     return alt.layer(roof_layer, point_layer).resolve_scale(color="independent")
-
-
-#: Name of the dataset a :func:`roofline_spec` template reads its points from.
-POINTS_DATASET = "points"
-
-
-def roofline_spec(
-    *, peak_flops: float, mem_bandwidth: float, lo: float, hi: float, roof_name: str = "datasheet roof"
-) -> dict[str, Any]:
-    """The Vega-Lite spec of a one-roof roofline over intensities ``lo``..``hi`` (FLOP/B), without points.
-
-    Its points come from the dataset named :data:`POINTS_DATASET`; fill it with :func:`with_points`.
-    Building and validating an altair chart costs tens of milliseconds, so a page that draws the
-    same GPU again and again builds this template once (cache it) and only swaps the points in.
-    """
-    roofs = _roof_rows(name=roof_name, peak_flops=peak_flops, mem_bandwidth=mem_bandwidth, lo=lo, hi=hi)
-    points_data = alt.NamedData(name=POINTS_DATASET)
-    chart = _layered(roofs=roofs, roof_names=[roof_name], points_data=points_data, point_title="Point")
-    spec = chart.to_dict()
-    # Inline the hoisted datasets: Streamlit turns top-level datasets into Arrow tables on every
-    # draw, while inline values pass through as JSON.
-    datasets = spec.pop("datasets", {})
-    for layer in spec["layer"]:
-        name = layer.get("data", {}).get("name")
-        if name in datasets:
-            layer["data"] = {"values": datasets[name]}
-    return spec
-
-
-def with_points(spec: dict[str, Any], points: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A copy of a :func:`roofline_spec` template whose points are ``points`` (same fields as above)."""
-    named = {"name": POINTS_DATASET}
-    rows = [
-        {
-            "label": str(p["label"]),
-            "arithmetic_intensity": float(p["arithmetic_intensity"]),
-            "flops_per_s": float(p["flops_per_s"]),
-            "size": p.get("size"),
-        }
-        for p in points
-    ]
-    filled = {"values": rows}
-    layers = [{**ly, "data": filled} if ly.get("data") == named else ly for ly in spec["layer"]]
-    return {**spec, "layer": layers}

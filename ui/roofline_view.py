@@ -7,7 +7,6 @@ the user's parsed answer, so nothing here computes a second copy of a formula.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +17,7 @@ from grader.estimator import attainable_flops, ridge_point
 from grader.problem import Problem
 from grader.units import dimensionality
 from question_bank import Accelerator, load_hardware
-from ui.roofline_chart import roofline_spec, with_points
+from ui.roofline_spec import Role, roofline_spec
 
 #: Checklist items whose problems are drawn on a roofline.
 ROOFLINE_ITEMS = frozenset(
@@ -59,28 +58,30 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
     if problem.checklist_item not in ROOFLINE_ITEMS:
         return None
     accelerator, own = _accelerator(problem)
+    # (label, intensity in FLOP/B, whose point)
     intensities = [
-        (f"this problem: {s.label.lower()}", s.value) for s in problem.derivation if s.unit == _INTENSITY
+        (s.label.lower(), s.value, Role.PROBLEM) for s in problem.derivation if s.unit == _INTENSITY
     ]
     answer_is_intensity = _is_intensity(problem.unit)
     if answer_is_intensity and verdict is not None and verdict.value:
-        intensities.append(("your answer", verdict.value))
+        intensities.append(("your answer", verdict.value, Role.ANSWER))
     critical = next((s.value for s in problem.derivation if s.label == _CRITICAL_BATCH), None)
     if own and critical:
         # Decode intensity is proportional to the batch, and equals the ridge point at the critical
         # batch, so batch b sits at ridge · b / b*.
         ridge = ridge_point(peak_flops=accelerator.peak_flops, mem_bandwidth=accelerator.mem_bandwidth)
-        intensities.append(("decode at batch 1", ridge / critical))
-        intensities.append((f"decode at the critical batch ({critical:.0f})", ridge))
+        intensities.append(("decode at batch 1", ridge / critical, Role.REFERENCE))
+        intensities.append((f"decode at the critical batch ({critical:.0f})", ridge, Role.PROBLEM))
         if verdict is not None and verdict.value:
             intensities.append(
-                (f"decode at your batch ({verdict.value:.0f})", ridge * verdict.value / critical)
+                (f"decode at your batch ({verdict.value:.0f})", ridge * verdict.value / critical, Role.ANSWER)
             )
     if not intensities:
         return None
     points = tuple(
         {
             "label": label,
+            "role": role,
             "arithmetic_intensity": x,
             "flops_per_s": attainable_flops(
                 arithmetic_intensity=x,
@@ -88,28 +89,10 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
                 mem_bandwidth=accelerator.mem_bandwidth,
             ),
         }
-        for label, x in intensities
+        for label, x, role in intensities
         if x > 0
     )
     return RooflineView(accelerator=accelerator, own_gpu=own, points=points)
-
-
-@st.cache_resource(show_spinner=False, max_entries=256)
-def _template(gpu_id: str, lo_decade: int, hi_decade: int) -> dict[str, Any]:
-    # One altair build per GPU and axis range, shared read-only (with_points copies what it
-    # changes); answers only swap their points in.
-    gpu = load_hardware()[gpu_id]
-    return roofline_spec(
-        peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth, lo=10.0**lo_decade, hi=10.0**hi_decade
-    )
-
-
-def _decades(view: RooflineView) -> tuple[int, int]:
-    """The axis range in whole decades: a margin around the points and the ridge point."""
-    gpu = view.accelerator
-    xs = [p["arithmetic_intensity"] for p in view.points]
-    xs.append(ridge_point(peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth))
-    return math.floor(math.log10(min(xs) / 3)), math.ceil(math.log10(max(xs) * 3))
 
 
 def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
@@ -124,5 +107,5 @@ def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
         "(dense 16-bit peak, datasheet bandwidth; below the ridge an operation is bandwidth-bound, "
         "above it compute-bound)."
     )
-    spec = with_points(_template(gpu.id, *_decades(view)), view.points)
+    spec = roofline_spec(peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth, points=view.points)
     st.vega_lite_chart(spec, width="stretch")

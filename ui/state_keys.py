@@ -12,6 +12,8 @@ DB_PATH = "ctx_db_path"
 CLOCK = "ctx_clock"
 #: An int seed source for new problems (tests seed it for repeatable problems).
 RNG_SEED = "ctx_rng_seed"
+#: A tzinfo to show times in (tests seed one); absent: the browser's time zone (st.context.timezone).
+ZONE = "ctx_zone"
 #: A page a direct visit asked for, opened by app.py once its navigation exists (see ui.shell).
 OPEN_PAGE = "ctx_open_page"
 #: True once app.py has run in this session (see ui.shell).
@@ -54,6 +56,10 @@ MOCK_SCREEN_TIME = "mock_screen_time"
 MOCK_NOTICE = "mock_notice"
 #: The query-string parameter that carries the mock id, so that a browser refresh resumes it.
 MOCK_QUERY_PARAM = "mock"
+#: The query-string parameter that carries the problem on screen (1-based), so a refresh resumes there.
+MOCK_PROBLEM_QUERY_PARAM = "problem"
+#: True after "Finish" was clicked during a running mock, until confirmed or cancelled.
+MOCK_FINISH_CONFIRMING = "mock_finish_confirming"
 MOCK_DURATION = "mock_duration"
 MOCK_CUSTOM_MINUTES = "mock_custom_minutes"
 MOCK_N_PROBLEMS = "mock_n_problems"
@@ -68,6 +74,8 @@ MOCK_PREV = "mock_prev"
 MOCK_NEXT = "mock_next"
 MOCK_SAVE = "mock_save"
 MOCK_FINISH = "mock_finish"
+MOCK_FINISH_CONFIRM = "mock_finish_confirm"
+MOCK_FINISH_CANCEL = "mock_finish_cancel"
 #: Prefix of the per-problem answer widgets: mock_answer_<mock id>_<position>.
 MOCK_ANSWER_PREFIX = "mock_answer_"
 #: Prefix of the recall self-rating buttons at the debrief: mock_rate_<position>_<rating>.

@@ -11,11 +11,9 @@ from typing import Any
 from gpu_checks.device import DeviceInfo
 from gpu_checks.plan import Plan
 from gpu_checks.probes.arena import Arena
-from gpu_checks.timing import Timing, measure
+from gpu_checks.timing import ProbeStopped, Timing, measure
 
-
-class ProbeStopped(Exception):
-    """Raised inside a probe when the run's stop flag is set; the runner catches it."""
+__all__ = ["ProbeContext", "ProbeStopped", "Sweep"]
 
 
 @dataclass
@@ -60,6 +58,7 @@ class ProbeContext:
             num_threads=self.device.threads,
             min_run_time_s=self.plan.min_run_time_s,
             max_run_time_s=self.plan.max_run_time_s,
+            stop=self.stop,
         )
 
 

@@ -126,8 +126,10 @@ def run_decode(
             f"the weights are {weight_bytes / ctx.device.llc_bytes:.2g}× the last-level cache "
             f"(aim: {ctx.plan.llc_multiple:g}×): the cache may help the flat part"
         )
-    if fit.knee is None:
-        notes.append("time never rose clearly within the batches swept")
+    if fit.below_range:
+        notes.append("the knee lies below the smallest batch swept: below the swept range")
+    elif fit.knee is None:
+        notes.append("time never rose clearly within the batches swept: the knee is above the swept range")
     return DecodeResult(
         dtype=dtype_name,
         weight_shape=(layers, dim, dim),

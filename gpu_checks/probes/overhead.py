@@ -60,7 +60,9 @@ def run_overhead(ctx: ProbeContext, *, mem_bandwidth: float | None) -> OverheadR
     if len(samples) < 2:
         raise ValueError("the overhead sweep needs at least two sizes: raise the time budget")
     fit = fit_knee(xs=[s.bytes_moved for s in samples], ys=[s.seconds for s in samples])
-    if fit.knee is None:
+    if fit.below_range:
+        notes.append("time grew from the smallest size on: the knee is below the swept range")
+    elif fit.knee is None:
         notes.append("time never rose clearly above the floor within the sweep")
     predicted = (
         overhead_knee_bytes(overhead_s=fit.floor, mem_bandwidth=mem_bandwidth) if mem_bandwidth else None

@@ -11,6 +11,8 @@ import pytest
 
 from gpu_checks.__main__ import main
 from gpu_checks.history import load_history
+from gpu_checks.lock import DeviceLock
+from gpu_checks.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = {
@@ -22,6 +24,12 @@ KEYS = {
     "decode_knee_batch_measured",
     "decode_knee_batch_predicted",
 }
+
+
+def _cli(*args: str, python_options: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """``python -m gpu_checks ARGS`` in a child process (a crash there cannot take pytest down)."""
+    command = [sys.executable, *python_options, "-m", "gpu_checks", *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
 
 
 def test_json_has_the_headline_keys_and_the_details(
@@ -59,20 +67,43 @@ def test_bad_options_exit_2_with_a_message(argv: list[str], capsys: pytest.Captu
     assert "error:" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("threads", ["50000", "30000"])
+def test_absurd_thread_counts_exit_2_before_torch_sees_them(threads: str) -> None:
+    # In a child process: unchecked, 50000 threads segfault and 30000 abort inside libgomp.
+    result = _cli("--smoke", "--device", "cpu", "--threads", threads)
+    assert result.returncode == 2
+    assert "give a number from 1 to" in result.stderr
+
+
+@pytest.mark.parametrize("size", ["9" * 400, "1" + "0" * 320 + "TB", "2EiB", "5000000000000000000000 B"])
+def test_absurd_buffer_sizes_exit_2_with_a_message(size: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--smoke", "--device", "cpu", "--buffer-bytes", size])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--buffer-bytes" in err
+    assert "larger than any memory" in err or "unreadable size" in err
+
+
 def test_a_size_above_the_memory_cap_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--smoke", "--device", "cpu", "--buffer-bytes", "1000TB"]) == 2
     assert "memory cap" in capsys.readouterr().err
 
 
 def test_module_help_runs_without_torch() -> None:
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "gpu_checks", "--help"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = _cli("--help", python_options=("-X", "importtime"))
     assert result.returncode == 0
     assert "--quick" in result.stdout
     assert "| torch" not in result.stderr
+
+
+def test_a_second_run_on_a_busy_device_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lock = DeviceLock(lock_dir=tmp_path, device_key="cpu")
+    lock.acquire(what="quick run started by the app")
+    try:
+        assert main(["--smoke", "--device", "cpu", "--threads", "1"], runner=Runner(lock_dir=tmp_path)) == 2
+    finally:
+        lock.release()
+    err = capsys.readouterr().err
+    assert "another GPU-check run is using cpu" in err
+    assert "quick run started by the app" in err

@@ -39,3 +39,14 @@ def test_no_file_is_an_empty_history(tmp_path: Path) -> None:
     history = load_history(tmp_path / "none.jsonl")
     assert history.reports == ()
     assert history.skipped == 0
+
+
+def test_a_line_with_a_byte_that_is_not_utf8_is_skipped_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "h.jsonl"
+    append_report(path, synthetic.report(started_at="2026-11-29T10:00:00+00:00"))
+    with path.open("ab") as handle:
+        handle.write(b'{"plan": "quick\xff\xfe"}\n')
+    append_report(path, synthetic.report(started_at="2026-11-29T11:00:00+00:00"))
+    history = load_history(path)
+    assert [r.started_at[11:13] for r in history.reports] == ["10", "11"]
+    assert history.skipped == 1

@@ -59,3 +59,19 @@ def test_points_are_sorted_before_fitting() -> None:
 def test_bad_input_is_refused(xs: list[float], ys: list[float]) -> None:
     with pytest.raises(ValueError):
         fit_knee(xs=xs, ys=ys)
+
+
+@pytest.mark.parametrize("knee", [0.34, 0.9])
+def test_a_knee_below_the_smallest_batch_is_reported_as_below_the_range(knee: float) -> None:
+    # Every batch swept is already on the rising asymptote: the crossing lies below batch 1.
+    times = [max(0.02, 0.02 * b / knee) for b in BATCHES]
+    times[0] *= 0.97  # a first point a little under the line, as noise makes it
+    fit = fit_knee(xs=BATCHES, ys=times)
+    assert fit.knee is None
+    assert fit.below_range
+    assert fit.slope is not None
+
+
+def test_a_knee_inside_the_range_is_not_below_it() -> None:
+    fit = fit_knee(xs=BATCHES, ys=[max(1.0, b / 8) for b in BATCHES])
+    assert not fit.below_range

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,9 +18,42 @@ from gpu_checks.runner import Progress, RunHandle, Runner
 T0 = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
 
 
+ROOT = Path(__file__).resolve().parents[2]
+HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from gpu_checks.lock import DeviceLock
+lock = DeviceLock(lock_dir=Path(sys.argv[1]), device_key="cpu")
+lock.acquire(what="quick run started earlier")
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
 @pytest.fixture(scope="module")
-def runner() -> Runner:
-    return Runner(clock=lambda: T0)
+def lock_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("locks")
+
+
+@pytest.fixture(scope="module")
+def runner(lock_dir: Path) -> Runner:
+    return Runner(clock=lambda: T0, lock_dir=lock_dir)
+
+
+@pytest.fixture
+def other_process_holds_the_cpu(lock_dir: Path) -> Iterator[int]:
+    """Another process holding the cpu lock, as a second terminal running the checks would."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(lock_dir)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "held"
+        yield child.pid
+    finally:
+        child.kill()
+        child.wait(30)
+        if child.stdout is not None:
+            child.stdout.close()
 
 
 def test_a_smoke_run_measures_every_probe(runner: Runner) -> None:
@@ -70,3 +106,39 @@ def test_a_finished_handle(runner: Runner) -> None:
 
 def test_available_devices_end_with_the_cpu(runner: Runner) -> None:
     assert runner.available_devices()[-1] == "cpu"
+
+
+def test_a_run_is_refused_while_another_process_runs_on_the_device(
+    runner: Runner, other_process_holds_the_cpu: int
+) -> None:
+    with pytest.raises(RunInProgressError, match=f"process {other_process_holds_the_cpu}"):
+        runner.run(SMOKE, device="cpu", threads=1)
+    with pytest.raises(RunInProgressError, match="another GPU-check run is using cpu"):
+        runner.start(SMOKE, device="cpu", threads=1)
+    assert runner.active() is None
+
+
+def test_the_device_is_free_again_once_the_other_process_ends(runner: Runner, lock_dir: Path) -> None:
+    child = subprocess.run(
+        [sys.executable, "-c", HOLD_LOCK.replace("time.sleep(120)", ""), str(lock_dir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert child.stdout.strip() == "held"
+    assert runner.run(SMOKE, device="cpu", threads=1).errors == {}
+
+
+def test_a_background_run_is_visible_and_stoppable_from_another_session(
+    runner: Runner, lock_dir: Path
+) -> None:
+    handle = runner.start(SMOKE, device="cpu", threads=1)
+    other_tab = Runner(lock_dir=lock_dir)  # another session's runner knows nothing of the handle
+    seen = other_tab.active()
+    assert seen is handle
+    seen.request_stop()
+    assert handle.wait(60)
+    assert handle.report is not None and handle.report.stopped
+    assert other_tab.active() is None

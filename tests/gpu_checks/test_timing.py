@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from gpu_checks.timing import MIN_REPLICATES, NOISE_THRESHOLD, measure, timing_from_times
+from gpu_checks.timing import MIN_REPLICATES, NOISE_THRESHOLD, ProbeStopped, measure, timing_from_times
 
 
 def test_median_and_interquartile_range() -> None:
@@ -57,3 +57,23 @@ def test_a_slow_statement_still_gets_three_replicates() -> None:
     assert len(timing.times_s) >= MIN_REPLICATES
     assert timing.number_per_block == 1
     assert timing.median_s >= 0.01
+
+
+def test_a_stop_request_ends_a_measurement_between_blocks() -> None:
+    import threading
+
+    stop = threading.Event()
+    calls: list[int] = []
+    # The statement itself asks to stop after its first call: the measurement must not finish
+    # its blocks (let alone its second round) before noticing.
+    namespace = {"stop": stop, "calls": calls}
+    with pytest.raises(ProbeStopped):
+        measure(
+            "calls.append(1); stop.set()",
+            namespace=namespace,
+            num_threads=1,
+            min_run_time_s=60.0,
+            max_run_time_s=60.0,
+            stop=stop,
+        )
+    assert calls  # it did run, and was cut short

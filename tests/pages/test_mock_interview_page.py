@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -61,6 +62,12 @@ def _start(at: AppTest, *, minutes: float = 15, n_problems: int = 3) -> AppTest:
     at.number_input(key=keys.MOCK_N_PROBLEMS).set_value(n_problems).run()
     at.button(key=keys.MOCK_START).click().run()
     return at.button(key=keys.MOCK_CONFIRM).click().run()
+
+
+def _finish(at: AppTest) -> AppTest:
+    """Finish the running mock as a user does: "Finish", then confirm."""
+    at.button(key=keys.MOCK_FINISH).click().run()
+    return at.button(key=keys.MOCK_FINISH_CONFIRM).click().run()
 
 
 def _time_left(at: AppTest) -> str:
@@ -121,7 +128,7 @@ def test_answer_finish_and_debrief_with_scorecard_and_history(db: Path, clock: F
         assert not any("exact answer" in m.value for m in at.markdown)
         if position < len(problems) - 1:
             at.button(key=keys.MOCK_NEXT).click().run()
-    at.button(key=keys.MOCK_FINISH).click().run()
+    _finish(at)
     assert not at.exception
 
     for position, problem in enumerate(problems):
@@ -219,7 +226,7 @@ def test_recall_is_self_rated_at_the_debrief_before_the_score_is_final(db: Path,
     at.query_params[keys.MOCK_QUERY_PARAM] = str(session.id)
     at.run()
     _type(at, problems_of(bank, session)[0], 0, right=True)
-    at.button(key=keys.MOCK_FINISH).click().run()
+    _finish(at)
 
     assert next(m.value for m in at.metric if m.label == "Score so far") == "0%"
     assert Store(db).attempt_count() == 0  # nothing counts until the recall answer is rated
@@ -250,3 +257,92 @@ def test_weakest_first_asks_the_least_ready_items_first(db: Path, clock: FakeClo
     asked = [p.checklist_item for p in _problems(db)]
     assert practised not in asked  # nine problems, ten items: the strongest one is left out
     assert len(set(asked)) == 9
+
+
+def _first_numeric(at: AppTest, db: Path) -> tuple[int, Problem]:
+    """Move to the first numeric problem of the running mock; its position and problem."""
+    for position, problem in enumerate(_problems(db)):
+        if problem.kind is Kind.NUMERIC:
+            return position, problem
+        at.button(key=keys.MOCK_NEXT).click().run()
+    raise AssertionError("the mock drew no numeric problem")
+
+
+def test_an_unreadable_answer_is_flagged_when_saved_without_judging_it(db: Path, clock: FakeClock) -> None:
+    at = _start(_page(db, clock), n_problems=8)
+    position, problem = _first_numeric(at, db)
+    at.text_input(key=_answer_key(at, position)).input("lots of bytes").run()
+    assert not at.exception
+    [warning] = at.warning
+    assert warning.value.startswith(f"Answer to problem {position + 1} saved, but it cannot be read.")
+    assert "Type a number with a unit" in warning.value
+    assert not any("exact answer" in m.value for m in [*at.markdown, *at.warning])
+
+    assert problem.answer is not None
+    at.text_input(key=_answer_key(at, position)).input(
+        format_quantity(problem.answer * 3, problem.unit)
+    ).run()
+    assert not at.warning  # a readable answer, right or wrong, is only acknowledged
+    assert [s.value for s in at.success] == [f"Answer to problem {position + 1} saved."]
+
+
+def test_finish_asks_for_confirmation_first(db: Path, clock: FakeClock) -> None:
+    at = _start(_page(db, clock), n_problems=3)
+    at.button(key=keys.MOCK_FINISH).click().run()
+    assert "3 of 3 problems have no answer yet" in at.warning[0].value
+    assert list_mocks(Store(db))[0].status == "running"
+    at.button(key=keys.MOCK_FINISH_CANCEL).click().run()
+    assert list_mocks(Store(db))[0].status == "running"
+    assert _time_left(at) == "15:00"
+    _finish(at)
+    assert list_mocks(Store(db))[0].status == "finished"
+    assert at.download_button(key=keys.MOCK_DOWNLOAD)
+
+
+def test_a_refresh_resumes_at_the_problem_on_screen(db: Path, clock: FakeClock) -> None:
+    at = _start(_page(db, clock), n_problems=3)
+    at.button(key=keys.MOCK_NEXT).click().run()
+    assert at.query_params[keys.MOCK_PROBLEM_QUERY_PARAM] == "2"
+
+    refreshed = AppTest.from_file(PAGE, default_timeout=30)  # a refresh keeps only the query string
+    refreshed.session_state[keys.DB_PATH] = str(db)
+    refreshed.session_state[keys.CLOCK] = clock
+    for name in (keys.MOCK_QUERY_PARAM, keys.MOCK_PROBLEM_QUERY_PARAM):
+        refreshed.query_params[name] = at.query_params[name]
+    refreshed.run()
+    assert not refreshed.exception
+    assert "problem 2 of 3" in refreshed.subheader[0].value
+
+
+def test_new_mock_keeps_the_custom_length_and_problem_count(db: Path, clock: FakeClock) -> None:
+    at = _start(_page(db, clock), minutes=0.5, n_problems=2)
+    _finish(at)
+    at.button(key=keys.MOCK_NEW).click().run()
+    assert at.radio(key=keys.MOCK_DURATION).value == "custom"
+    assert at.number_input(key=keys.MOCK_CUSTOM_MINUTES).value == pytest.approx(0.5)
+    assert at.number_input(key=keys.MOCK_N_PROBLEMS).value == 2
+
+
+def test_the_scorecard_stands_alone_with_times_in_the_users_zone(db: Path, clock: FakeClock) -> None:
+    bank = load_bank()
+    numeric = next(t for t in bank.templates if t.id == "decode-13b-a100")
+    config = MockConfig.from_minutes(duration_min=15, n_problems=1)
+    session = start(Store(db), config=config, problems=[ProblemRef(numeric.id, 5)], now=T0)
+    [problem] = problems_of(bank, session)
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = clock
+    at.session_state[keys.ZONE] = ZoneInfo("Europe/Paris")
+    at.query_params[keys.MOCK_QUERY_PARAM] = str(session.id)
+    at.run()
+    _type(at, problem, 0, right=False)
+    _finish(at)
+    assert not at.exception
+
+    [mock] = list_mocks(Store(db))
+    scorecard = mock.scorecard or ""
+    assert "- Date: 2026-11-29 17:00 CET" in scorecard  # 16:00 UTC, shown where the user is
+    assert problem.prompt.strip() in scorecard
+    assert f"- **Exact answer:** {format_quantity(problem.answer or 0, problem.unit)}" in scorecard
+    assert "| Decode step time | max(memory time, compute time) | max(" in scorecard  # the derivation
+    assert at.dataframe[-1].value["started"].tolist() == ["2026-11-29 17:00 CET"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -164,3 +166,23 @@ def test_a_broken_user_bank_is_named_and_progress_is_untouched(
     [error] = at.error
     assert "mine.yaml" in error.value and "could not be loaded" in error.value
     assert store.settings().daily_new_limit == 3
+
+
+def test_the_roofline_labels_its_points_marks_the_ridge_and_needs_no_legend(
+    tmp_path: Path, bank: Bank
+) -> None:
+    template_id = "ridge-point-bf16"
+    problem = generate(bank.get(template_id), 1)
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer * 3, problem.unit))
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    [chart] = at.get("vega_lite_chart")
+    spec = json.loads(chart.proto.spec)
+    drawn = json.dumps(spec)
+    assert '"your answer"' in drawn and '"ridge ' in drawn, "points and the ridge are named on the chart"
+    for layer in spec["layer"]:
+        for channel in layer.get("encoding", {}).values():
+            if isinstance(channel, dict) and channel.get("type") == "nominal":
+                assert channel.get("legend", "shown") is None, "a legend squeezes the plot on a phone"
+    ticks = spec["layer"][0]["encoding"]["y"]["axis"]["values"]
+    assert [round(b / a) for a, b in itertools.pairwise(ticks)] == [10] * (len(ticks) - 1)

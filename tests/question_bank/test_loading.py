@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from bank_kit import BROKEN, CATALOG, GOOD
 
-from question_bank import Bank, BankError, BankIssue, load_bank
+from question_bank import Bank, BankError, BankIssue, generate, load_bank
 from question_bank.schema import ChoiceTemplate, NumericTemplate, RecallTemplate
 
 ONE_TEMPLATE = """templates:
@@ -19,7 +19,13 @@ ONE_TEMPLATE = """templates:
     difficulty: 1
     title: Why 2P
     prompt: Why is it 2P FLOPs per token?
-    key_points: [one multiply-add per weight, two FLOPs each, attention ignored]
+    key_points:
+      - {{point: one multiply-add per weight, concepts: [[multiply-add]]}}
+      - {{point: two FLOPs each, concepts: [[2 flops]]}}
+      - {{point: attention ignored, concepts: [[attention]]}}
+    misconceptions:
+      - {{name: one FLOP per multiply-add, correction: two, concepts: [[one flop per multiply-add]]}}
+      - {{name: 2P counts attention, correction: it does not, concepts: [[2p counts attention]]}}
     model_answer: Every weight does one multiply-add per token.
     references: [kipply]
 """
@@ -155,3 +161,62 @@ def test_a_template_in_the_wrong_kind_hints_at_the_right_kind() -> None:
 def test_shipped_bank_validates() -> None:
     bank = load_bank()
     assert bank.templates and len(set(bank.ids)) == len(bank.ids)
+
+
+def test_topics_tags_load_and_reach_the_problem(tmp_path: Path) -> None:
+    path = _write(tmp_path, "tagged.yaml", "tagged-recall")
+    tagged = path.read_text(encoding="utf-8") + "    topics: [tensor-parallel, latency]\n"
+    path.write_text(tagged, encoding="utf-8")
+    bank = _load(tmp_path)
+    problem = generate(bank.get("tagged-recall"), 1, catalog=CATALOG)
+    assert problem.topics == ("tensor-parallel", "latency")
+
+
+def test_untagged_templates_have_no_topics() -> None:
+    bank = _load(GOOD)
+    assert all(generate(t, 1, catalog=CATALOG).topics == () for t in bank.templates)
+
+
+def test_a_topic_that_is_not_kebab_case_is_refused(tmp_path: Path) -> None:
+    path = _write(tmp_path, "tagged.yaml", "tagged-recall")
+    path.write_text(path.read_text(encoding="utf-8") + "    topics: [Tensor Parallel]\n", encoding="utf-8")
+    with pytest.raises(BankError) as caught:
+        _load(tmp_path)
+    assert "topics" in str(caught.value)
+
+
+LIST_TEMPLATE = """templates:
+  - id: paged-waste
+    checklist: kv-cache
+    kind: numeric
+    difficulty: 2
+    title: Paged KV waste
+    prompt: Requests of {{len_a}} and {{len_b}} tokens and one of 300, blocks of 16. Wasted share?
+    params:
+      len_a: {{int: {{low: 1, high: 2000}}}}
+      len_b: {{int: {{low: 1, high: 2000}}}}
+    answer:
+      call: paged_kv_waste_fraction
+      with: {{request_lengths: [len_a, {second}, 300], block_size: 16}}
+      unit: "%"
+      tolerance: {{absolute: 0.5}}
+    explanation: Only the last block of each request is partly empty.
+    references: [Kwon et al. 2023]
+"""
+
+
+def test_a_list_argument_binds_each_element(tmp_path: Path) -> None:
+    (tmp_path / "paged.yaml").write_text(LIST_TEMPLATE.format(second="len_b"), encoding="utf-8")
+    template = _load(tmp_path).get("paged-waste")
+    problem = generate(template, 4, catalog=CATALOG)
+    lengths = [problem.params["len_a"], problem.params["len_b"], 300]
+    reserved = sum(-(-length // 16) * 16 for length in lengths)
+    assert problem.answer == pytest.approx(1 - sum(lengths) / reserved)
+
+
+def test_a_list_argument_naming_an_unknown_param_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "paged.yaml").write_text(LIST_TEMPLATE.format(second="len_c"), encoding="utf-8")
+    with pytest.raises(BankError) as caught:
+        _load(tmp_path)
+    assert "len_c" in str(caught.value)
+    assert "request_lengths" in str(caught.value)

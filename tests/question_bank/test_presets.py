@@ -118,6 +118,26 @@ def test_every_preset_cites_a_source() -> None:
         ("mi300x", "mem_bandwidth", 5.3e12),
         ("tpu_v5e", "peak_flops", 197e12),
         ("tpu_v5e", "peak_int8_ops", 394e12),
+        # Non-tensor fp32 (figures.md, fp32_non_tensor_tflops; datasheets and spec tables).
+        ("a100_40gb_sxm", "peak_flops_vector", 19.5e12),
+        ("a100_80gb_pcie", "peak_flops_vector", 19.5e12),
+        ("h100_sxm", "peak_flops_vector", 67e12),
+        ("h100_pcie", "peak_flops_vector", 51e12),
+        ("h200_sxm", "peak_flops_vector", 67e12),
+        ("v100_sxm2", "peak_flops_vector", 15.7e12),
+        ("l4", "peak_flops_vector", 30.3e12),
+        ("t4", "peak_flops_vector", 8.1e12),
+        ("a10", "peak_flops_vector", 31.2e12),
+        ("rtx_4090", "peak_flops_vector", 82.6e12),
+        # Interconnect per direction: half the bidirectional figures NVIDIA and Google quote.
+        ("a100_40gb_sxm", "interconnect_bandwidth", 600e9 / 2),
+        ("h100_sxm", "interconnect_bandwidth", 900e9 / 2),
+        ("h200_sxm", "interconnect_bandwidth", 900e9 / 2),
+        ("v100_sxm2", "interconnect_bandwidth", 300e9 / 2),
+        ("h100_pcie", "interconnect_bandwidth", 128e9 / 2),
+        ("l4", "interconnect_bandwidth", 64e9 / 2),
+        ("mi300x", "interconnect_bandwidth", 7 * 128e9 / 2),
+        ("tpu_v5e", "interconnect_bandwidth", 400e9 / 2),
     ],
 )
 def test_hardware_figures_match_the_reference(preset_id: str, field: str, value: float) -> None:
@@ -139,10 +159,32 @@ def test_tpu_v5e_preset_gives_the_scaling_book_critical_batch() -> None:
     assert critical == pytest.approx(240, abs=1)
 
 
+def test_every_nvidia_part_has_a_vector_peak_and_an_interconnect() -> None:
+    # Scenario questions about element-wise ops and tensor parallelism may draw any NVIDIA part.
+    for gpu in load_hardware().values():
+        assert gpu.interconnect_bandwidth is not None and gpu.interconnect, gpu.id
+        if gpu.vendor == "NVIDIA":
+            assert gpu.peak_flops_vector is not None, gpu.id
+
+
+def test_vector_peaks_sit_far_below_the_tensor_peaks() -> None:
+    # The tensor cores are why a matmul's ridge is ~10x an element-wise kernel's (A100: 200 vs 12.5 FLOP/B).
+    a100 = load_hardware()["a100_40gb_sxm"]
+    assert a100.peak_flops_vector is not None
+    assert a100.peak_flops_vector / a100.mem_bandwidth == pytest.approx(12.54, abs=0.01)
+    for gpu in load_hardware().values():
+        if gpu.peak_flops_vector is not None:
+            assert gpu.peak_flops_vector <= gpu.peak_flops / 2, gpu.id
+
+
 @pytest.mark.parametrize(
     ("preset_id", "words"),
     [
         ("a100_40gb_sxm", ["1.5 TB/s", "1,555"]),
+        ("h100_sxm", ["900GB/s", "450 GB/s per direction"]),
+        ("h100_nvl", ["60 TFLOP/s", "gpu.blog lists 67"]),
+        ("mi300x", ["163.4", "81.7"]),
+        ("tpu_v5e", ["400 GB/s", "1600 Gbps", "4.5e10"]),
         ("h100_sxm", ["1e15", "989"]),
         ("tpu_v5e", ["8.1e11", "8.2e11", "819"]),
         ("a10g", ["UNVERIFIED", "Kept 70"]),
@@ -238,6 +280,34 @@ def test_int8_below_dense_is_refused(tmp_path: Path) -> None:
     assert "peak_int8_ops" in hardware_error(tmp_path, peak_int8_ops=1.0e14)
 
 
+def test_a_vector_peak_at_or_above_the_tensor_peak_is_refused(tmp_path: Path) -> None:
+    # The usual slip: the dense tensor figure copied into the vector field.
+    message = hardware_error(tmp_path, peak_flops_vector=3.12e14)
+    assert "peak_flops_vector" in message
+    assert "non-tensor fp32" in message
+
+
+def test_a_bidirectional_figure_above_memory_bandwidth_is_refused(tmp_path: Path) -> None:
+    message = hardware_error(tmp_path, interconnect="NVLink", interconnect_bandwidth=1.6e12)
+    assert "interconnect_bandwidth" in message
+    assert "ONE direction" in message
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"interconnect": "NVLink 3"}, {"interconnect_bandwidth": 3.0e11}],
+)
+def test_interconnect_name_and_bandwidth_come_together(tmp_path: Path, changes: dict[str, Any]) -> None:
+    assert "interconnect" in hardware_error(tmp_path, **changes)
+
+
+def test_a_good_interconnect_and_vector_peak_load(tmp_path: Path) -> None:
+    link = {"interconnect": "NVLink 3", "interconnect_bandwidth": 3e11}
+    entry = {**GOOD_GPU, "peak_flops_vector": 1.95e13, **link}
+    gpu = load_hardware(write_yaml(tmp_path, "accelerators", entry))["test_gpu"]
+    assert (gpu.peak_flops_vector, gpu.interconnect_bandwidth) == (1.95e13, 3e11)
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
     [
@@ -247,6 +317,8 @@ def test_int8_below_dense_is_refused(tmp_path: Path) -> None:
         ("peak_flops", 3.12e18),
         ("memory_bytes", -4.0e10),
         ("memory_bytes", 40.0),  # GB instead of bytes
+        ("peak_flops_vector", 19.5),  # TFLOP/s instead of FLOP/s
+        ("interconnect_bandwidth", 600.0),  # GB/s instead of bytes/s
     ],
 )
 def test_values_out_of_range_are_refused(tmp_path: Path, field: str, value: float) -> None:

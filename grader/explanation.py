@@ -1,0 +1,240 @@
+"""Checking a typed explanation against a recall problem's key points and misconceptions.
+
+``check_explanation(problem, text)`` never raises: whatever the text, it returns an
+:class:`ExplanationCheck` with one hit flag and the matched words per key point, the names of the
+misconceptions found, and the FSRS rating the points suggest (all made → ``good``, at least half →
+``hard``, fewer → ``again``; any misconception → ``again``). The user may overrule any check; the
+record of what was typed, detected and overruled is an :class:`ExplanationRecord`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+
+from grader.problem import Problem
+from grader.rubric import Misconception, Rubric
+from grader.text_match import Match, Text, phrase_tokens
+
+_log = logging.getLogger(__name__)
+
+RATINGS = ("again", "hard", "good", "easy")
+#: Share of key points at or above which a rating of ``hard`` (rather than ``again``) is suggested.
+MOST_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class ExplanationCheck:
+    """What an explanation says: ``hits`` and ``evidence`` aligned with ``problem.key_points``.
+
+    ``spans`` are the (start, end) character ranges of the text that made each point, and
+    ``misconception_spans`` those of each misconception found (same order as ``misconceptions``).
+    ``empty`` is true when nothing was typed; ``checkable`` is false when the problem has no rubrics.
+    """
+
+    hits: tuple[bool, ...]
+    evidence: tuple[tuple[str, ...], ...]
+    misconceptions: tuple[str, ...]
+    suggested_rating: str
+    spans: tuple[tuple[tuple[int, int], ...], ...] = ()
+    misconception_spans: tuple[tuple[tuple[int, int], ...], ...] = ()
+    empty: bool = False
+    checkable: bool = True
+
+    @property
+    def points_made(self) -> int:
+        return sum(self.hits)
+
+
+def suggest_rating(*, points_made: int, points_total: int, misconceptions: int) -> str:
+    """The rating the checks suggest: all points → good, at least half → hard, fewer → again.
+
+    Any misconception → again.
+    """
+    if misconceptions or points_total <= 0:
+        return "again"
+    if points_made >= points_total:
+        return "good"
+    return "hard" if points_made / points_total >= MOST_SHARE else "again"
+
+
+def _rubric_matches(text: Text, rubric: Rubric) -> list[list[Match]]:
+    """For each concept, the matches of its first alternative that occurs (empty when none does)."""
+    found: list[list[Match]] = []
+    for concept in rubric.concepts:
+        hit: list[Match] = []
+        for phrase in concept:
+            hit = text.find(phrase_tokens(phrase))
+            if hit:
+                break
+        found.append(hit)
+    return found
+
+
+def _point(text: Text, rubric: Rubric) -> tuple[bool, list[Match]]:
+    per_concept = _rubric_matches(text, rubric)
+    made = sum(1 for matches in per_concept if matches) >= rubric.required
+    if made and any(text.find(phrase_tokens(phrase)) for phrase in rubric.forbid):
+        made = False
+    return made, [matches[0] for matches in per_concept if matches]
+
+
+def _misconception(text: Text, misconception: Misconception) -> list[Match] | None:
+    """The matches that show the misconception, all in one sentence, or None."""
+    per_concept = _rubric_matches(text, misconception.rubric)
+    if not per_concept or not all(per_concept):
+        return None
+    sentences = set.intersection(*({text.tokens[m.first].sentence for m in ms} for ms in per_concept))
+    if not sentences:
+        return None
+    sentence = min(sentences)
+    return [next(m for m in ms if text.tokens[m.first].sentence == sentence) for ms in per_concept]
+
+
+def _words(text: str, matches: Sequence[Match]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(text[m.start : m.end] for m in sorted(matches, key=lambda m: m.start)))
+
+
+def _spans(matches: Sequence[Match]) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted({(m.start, m.end) for m in matches}))
+
+
+def _nothing(problem: Problem, *, empty: bool, checkable: bool = True) -> ExplanationCheck:
+    n = len(problem.key_points)
+    return ExplanationCheck(
+        hits=(False,) * n,
+        evidence=((),) * n,
+        misconceptions=(),
+        suggested_rating="again",
+        spans=((),) * n,
+        empty=empty,
+        checkable=checkable,
+    )
+
+
+def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
+    """Which of ``problem.key_points`` the explanation makes, and which misconceptions it shows."""
+    try:
+        if not isinstance(text, str) or not text.strip():
+            return _nothing(problem, empty=True)
+        rubrics = problem.key_point_rubrics
+        if len(rubrics) != len(problem.key_points) or not rubrics:
+            return _nothing(problem, empty=False, checkable=False)
+        prepared = Text(text)
+        points = [_point(prepared, rubric) for rubric in rubrics]
+        wrong = [(m, _misconception(prepared, m)) for m in problem.misconceptions]
+        found = [(m, matches) for m, matches in wrong if matches is not None]
+        hits = tuple(made for made, _ in points)
+        return ExplanationCheck(
+            hits=hits,
+            evidence=tuple(_words(text, matches) if made else () for made, matches in points),
+            misconceptions=tuple(m.name for m, _ in found),
+            suggested_rating=suggest_rating(
+                points_made=sum(hits), points_total=len(hits), misconceptions=len(found)
+            ),
+            spans=tuple(_spans(matches) if made else () for made, matches in points),
+            misconception_spans=tuple(_spans(matches) for _, matches in found),
+        )
+    except Exception:  # the promise is "never raises": a checker bug must not cost an answer
+        _log.exception("explanation check failed for %s", problem.template_id)
+        return _nothing(problem, empty=False, checkable=False)
+
+
+class ExplanationDict(TypedDict):
+    """The stored (JSON) form of an :class:`ExplanationRecord`."""
+
+    text: str
+    detected: list[bool]
+    evidence: list[list[str]]
+    misconceptions: list[str]
+    overrides: dict[str, bool]
+    misconception_overrides: dict[str, bool]
+    suggested_rating: str
+    rating: str | None
+    seconds: float | None
+    time_limit_s: float | None
+
+
+@dataclass(frozen=True)
+class ExplanationRecord:
+    """What was typed, what the checks found and how the user overruled them.
+
+    ``overrides`` maps a key point's index to the user's verdict where it differs from the check;
+    ``misconception_overrides`` maps a detected misconception's name to whether the user agrees it
+    was shown (False: a false alarm). ``seconds`` is the time spent typing, ``time_limit_s`` the
+    timer the user chose (None: untimed).
+    """
+
+    text: str
+    check: ExplanationCheck
+    overrides: Mapping[int, bool] = field(default_factory=dict)
+    misconception_overrides: Mapping[str, bool] = field(default_factory=dict)
+    rating: str | None = None
+    seconds: float | None = None
+    time_limit_s: float | None = None
+
+    @property
+    def made(self) -> tuple[bool, ...]:
+        """Each key point's final verdict: the check, unless the user overruled it."""
+        return tuple(self.overrides.get(i, hit) for i, hit in enumerate(self.check.hits))
+
+    @property
+    def misconceptions(self) -> tuple[str, ...]:
+        """The misconceptions the user did not dismiss."""
+        return tuple(m for m in self.check.misconceptions if self.misconception_overrides.get(m, True))
+
+    @property
+    def points_made(self) -> int:
+        return sum(self.made)
+
+    @property
+    def score(self) -> float:
+        """Share of key points made, halved when a misconception stands (0..1)."""
+        total = len(self.made)
+        share = self.points_made / total if total else 0.0
+        return share / 2 if self.misconceptions else share
+
+    @property
+    def suggested_rating(self) -> str:
+        """The rating the final verdicts suggest (after overrules)."""
+        return suggest_rating(
+            points_made=self.points_made, points_total=len(self.made), misconceptions=len(self.misconceptions)
+        )
+
+    def to_dict(self) -> ExplanationDict:
+        return {
+            "text": self.text,
+            "detected": list(self.check.hits),
+            "evidence": [list(words) for words in self.check.evidence],
+            "misconceptions": list(self.check.misconceptions),
+            "overrides": {str(i): made for i, made in sorted(self.overrides.items())},
+            "misconception_overrides": dict(sorted(self.misconception_overrides.items())),
+            "suggested_rating": self.suggested_rating,
+            "rating": self.rating,
+            "seconds": self.seconds,
+            "time_limit_s": self.time_limit_s,
+        }
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any]) -> ExplanationRecord:
+        detected = tuple(bool(x) for x in data.get("detected", []))
+        check = ExplanationCheck(
+            hits=detected,
+            evidence=tuple(tuple(str(w) for w in words) for words in data.get("evidence", [])),
+            misconceptions=tuple(str(m) for m in data.get("misconceptions", [])),
+            suggested_rating=str(data.get("suggested_rating", "again")),
+            empty=not str(data.get("text", "")).strip(),
+        )
+        return ExplanationRecord(
+            text=str(data.get("text", "")),
+            check=check,
+            overrides={int(i): bool(v) for i, v in dict(data.get("overrides", {})).items()},
+            misconception_overrides={
+                str(k): bool(v) for k, v in dict(data.get("misconception_overrides", {})).items()
+            },
+            rating=data.get("rating"),
+            seconds=data.get("seconds"),
+            time_limit_s=data.get("time_limit_s"),
+        )

@@ -1,0 +1,41 @@
+"""Rubrics: what a typed explanation must say for a key point, and the misconceptions to listen for.
+
+Plain data, so a :class:`~grader.problem.Problem` carries them and the grader never reads the bank.
+A rubric is a list of *concepts*; a concept is a tuple of alternative phrases (synonyms, symbols,
+number forms) any one of which expresses it. A key point is made when at least ``need`` concepts
+appear, none of them negated, and no ``forbid`` phrase appears (un-negated) anywhere in the text.
+A misconception is found when all the concepts of its rubric appear un-negated in one sentence.
+
+Phrases are matched on word stems, numbers by value (within 10 %), and long words forgivingly for
+typos: see :mod:`grader.text_match`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """Concepts (each a tuple of alternative phrases) of which ``need`` must appear; ``forbid`` must not.
+
+    ``need`` 0 means all of them.
+    """
+
+    concepts: tuple[tuple[str, ...], ...]
+    need: int = 0
+    forbid: tuple[str, ...] = ()
+
+    @property
+    def required(self) -> int:
+        """How many concepts must appear."""
+        return self.need or len(self.concepts)
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A common wrong belief: ``name`` as people say it, the ``correction``, and how to spot it."""
+
+    name: str
+    correction: str
+    rubric: Rubric = field(default_factory=lambda: Rubric(concepts=()))

@@ -1,0 +1,47 @@
+"""The shipped rubrics against their own model answers and against an off-topic paragraph."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from grader import Kind, check_explanation
+from question_bank import generate, load_bank
+from question_bank.rubric_check import OFF_TOPIC, explanation_issue
+
+BANK = load_bank(include_shipped=True)
+RECALL = [t for t in BANK.templates if t.kind == "recall"]
+
+
+def test_every_recall_template_has_rubrics_and_misconceptions() -> None:
+    assert len(RECALL) >= 12
+    for template in RECALL:
+        problem = generate(template, 0)
+        assert len(problem.key_point_rubrics) == len(problem.key_points)
+        assert len(problem.misconceptions) >= 2
+
+
+@pytest.mark.parametrize("template", RECALL, ids=lambda t: t.id)
+def test_model_answer_makes_every_point_and_off_topic_none(template: object) -> None:
+    problem = generate(template, 3)  # type: ignore[arg-type]
+    assert problem.kind is Kind.RECALL
+    assert explanation_issue(problem) is None
+    own = check_explanation(problem, problem.model_answer)
+    assert all(own.hits) and own.misconceptions == () and own.suggested_rating == "good"
+    stray = check_explanation(problem, OFF_TOPIC)
+    assert not any(stray.hits) and stray.misconceptions == ()
+
+
+def test_a_misconception_in_a_model_answer_is_reported() -> None:
+    problem = generate(BANK.get("fusion-why"), 0)
+    broken = replace(problem, model_answer=problem.model_answer + " Fusion reduces FLOPs.")
+    issue = explanation_issue(broken)
+    assert issue is not None and "fusion reduces FLOPs" in issue[0]
+
+
+def test_a_rubric_missing_its_own_answer_is_reported() -> None:
+    problem = generate(BANK.get("fusion-why"), 0)
+    broken = replace(problem, model_answer="Fused kernels are faster.")
+    issue = explanation_issue(broken)
+    assert issue is not None and "misses key point" in issue[0]

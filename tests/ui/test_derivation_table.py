@@ -1,0 +1,67 @@
+"""Derivations read as a person writes them: SI or binary prefixes, in the units the question uses."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from grader import estimator as est
+from grader.derivation import qty, recording
+from question_bank import generate, load_bank
+from ui.derivation_table import derivation_markdown
+
+# A run of seven or more digits (thousands separators allowed) or scientific notation: unreadable at a glance.
+_LONG_NUMBER = re.compile(r"\d(?:,?\d){6,}|\de[+-]?\d")
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "text"),
+    [
+        (312e12, "FLOP/s", "312 TFLOP/s"),
+        (1.307e15, "FLOP", "1.307 PFLOP"),
+        (0.008370, "s", "8.37 ms"),
+        (8.344e-5, "s", "83.44 µs"),
+        (26_031_728_640, "B", "26.03 GB"),
+        (1.555e12, "B/s", "1.555 TB/s"),
+        (999.99e9, "FLOP", "1 TFLOP"),
+        (120.0, "s", "120 s"),
+    ],
+)
+def test_a_quantity_takes_the_largest_prefix_that_keeps_it_at_or_above_one(
+    value: float, unit: str, text: str
+) -> None:
+    assert qty(value, unit) == text
+
+
+def test_the_decode_floor_reads_in_prefixed_units() -> None:
+    with recording() as steps:
+        est.decode_step_time(n_params=13e9, bytes_per_param=2, mem_bandwidth=1.555e12, peak_flops=312e12)
+    table = derivation_markdown(steps, answer_unit="ms")
+    assert "26 GB / 1.555 TB/s" in table
+    assert "26 GFLOP / 312 TFLOP/s" in table
+    assert "max(16.72 ms, 83.33 µs)" in table
+    assert not _LONG_NUMBER.search(table)
+
+
+def test_a_question_in_kib_gets_its_sizes_in_binary_units() -> None:
+    with recording() as steps:
+        est.kv_cache_bytes(n_layers=40, n_kv_heads=40, head_dim=128, bytes_per_element=2, seq_len=2048)
+    table = derivation_markdown(steps, answer_unit="MiB")
+    assert "800 KiB" in table
+    assert table.rstrip().endswith("| 1,600 MiB |")
+    assert "KB" not in table and "MB" not in table
+
+
+def test_no_derivation_of_the_bank_shows_a_long_or_scientific_number() -> None:
+    bank = load_bank()
+    for template in bank.templates:
+        for seed in range(3):
+            problem = generate(template, seed)
+            table = derivation_markdown(problem.derivation, answer_unit=problem.unit)
+            for row in table.splitlines()[2:]:
+                substituted, result = (cell.strip(" |") for cell in row.split(" | ")[2:4])
+                assert not _LONG_NUMBER.search(substituted), (template.id, seed, row)
+                count = result.endswith("tokens") or result.replace(",", "").isdigit()
+                # a count (tokens, a batch size) stays exact, like the answer it is
+                assert count or not _LONG_NUMBER.search(result), (template.id, seed, row)
