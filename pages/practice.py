@@ -8,7 +8,7 @@ from grader import VerdictStatus
 from grader.problem import Kind
 from progress import StoreError
 from progress.scheduling import due_queue, next_due, streak
-from question_bank import load_checklist
+from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
 from ui.context import new_seed, now
@@ -16,6 +16,7 @@ from ui.practice import Current, Tally, extra_template_id, problem_for, queue_or
 from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline
 from ui.shell import open_inside_app
+from ui.store_notice import show_store_error
 
 RATINGS = ("again", "hard", "good", "easy")
 # Keyboard shortcuts, as in flash-card tools: 1-4 rate a recall, S shows the answer, N goes on,
@@ -40,11 +41,14 @@ item_filter = st.selectbox(
     format_func=lambda item: "All ten items" if item is None else checklist[item].title,
 )
 moment = now()
+skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
 try:
-    queue = due_queue(store, templates=queue_order(bank), now=moment, checklist_item=item_filter)
+    queue = due_queue(
+        store, templates=queue_order(bank, skip=skipped), now=moment, checklist_item=item_filter
+    )
     days = streak(store, today=moment.date())
 except StoreError as exc:
-    st.error(str(exc))
+    show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
     st.stop()
 
 due_col, new_col, done_col, streak_col = st.columns(4)
@@ -120,7 +124,7 @@ if keys.PRACTICE_CURRENT not in st.session_state:
         "Extra practice (does not change the schedule)",
         key=keys.PRACTICE_EXTRA,
         on_click=_start,
-        args=(extra_template_id(bank, seed=new_seed(), checklist_item=item_filter),),
+        args=(extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped),),
         kwargs={"scheduled": False},
     )
     st.stop()
@@ -128,10 +132,18 @@ if keys.PRACTICE_CURRENT not in st.session_state:
 current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
 try:
     problem = problem_for(bank, current)
-except KeyError:
-    # The template left the bank since this tab chose it (for example a user folder changed).
+except (KeyError, GenerationError) as exc:
+    # The template left the bank since this tab chose it (a user folder changed), or this draw fails
+    # or has no usable answer: skip the template for this session and go on with the next problem.
+    skipped.append(current.template_id)
+    reason = exc.args[0] if exc.args else type(exc).__name__
+    st.session_state[keys.PRACTICE_SKIP_NOTE] = f"A problem was skipped and the next one is shown: {reason}"
     _next()
     st.rerun()
+
+skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
+if skip_note:
+    st.info(skip_note, icon=":material/skip_next:")
 
 item = checklist.get(problem.checklist_item)
 st.caption(

@@ -7,8 +7,10 @@
                                                          an Anki package of generated variants
 
 ``validate`` checks the shipped bank, ``DRILL_BANK_DIRS`` and each PATH (a bank file or a folder
-of them) together, so duplicate ids across them are caught; then it generates every template
-for a few seeds to catch draws that fail. Every mistake is listed, not just the first.
+of them) together, so duplicate ids across them are caught; then it generates every template for
+many seeds to catch draws that fail or give an answer that is not a finite positive number
+(:mod:`question_bank.generation_checks`: the app runs the same checks and leaves out what fails).
+Every mistake is listed, not just the first.
 """
 
 from __future__ import annotations
@@ -20,16 +22,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.problem import Kind, Problem
-from grader.units import dimension_name, dimensionality, format_quantity
+from grader.units import format_quantity
 from question_bank.bank import Bank, load_bank
 from question_bank.checklist import load_checklist
-from question_bank.errors import BankError, BankIssue
+from question_bank.errors import BankError
 from question_bank.generation import generate
-from question_bank.rubric_check import explanation_issue
+from question_bank.generation_checks import SMOKE_SEEDS, SWEEP_SEEDS, sweep_issues
 from question_bank.schema import NumericTemplate
-
-#: Seeds ``validate`` generates each template with, after loading.
-SMOKE_SEEDS = range(20)
 
 
 def _load(paths: Sequence[str]) -> Bank | None:
@@ -42,45 +41,11 @@ def _load(paths: Sequence[str]) -> Bank | None:
         return None
 
 
-def smoke_issues(bank: Bank, seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIssue]:
-    """Templates that fail to generate, give an unusable answer, or whose rubrics miss their own model
-    answer (or match an off-topic paragraph), for any of ``seeds`` (one issue each)."""
-    issues: list[BankIssue] = []
-    for template in bank.templates:
-        for seed in seeds:
-            try:
-                problem = generate(template, seed)
-                found = _answer_issue(problem) or explanation_issue(problem)
-            except (ArithmeticError, ValueError, TypeError, KeyError, AttributeError) as exc:
-                found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
-            if found is not None:
-                file, line = bank.sources[template.id]
-                field = "key_points" if template.kind == "recall" else "answer"
-                issues.append(BankIssue(file, line, template.id, field, f"seed {seed}: {found[0]}", found[1]))
-                break
-    return issues
-
-
-def _answer_issue(problem: Problem) -> tuple[str, str] | None:
-    """What is wrong with a numeric problem's answer (message, hint), or None."""
-    if problem.kind is not Kind.NUMERIC:
-        return None
-    if not (problem.answer is not None and problem.answer > 0):
-        hint = "filter the presets or add a require entry so every draw makes sense"
-        return f"the answer is {problem.answer}, not a positive number", hint
-    si_unit = problem.derivation[-1].unit if problem.derivation else None
-    if si_unit is not None and dimensionality(si_unit) != dimensionality(problem.unit):
-        shown = dimension_name(problem.unit)
-        message = f"the answer is {dimension_name(si_unit)} ({si_unit}) but unit {problem.unit!r} is {shown}"
-        return message, f"a unit of the same kind as {si_unit}"
-    return None
-
-
 def validate(paths: Sequence[str]) -> int:
     bank = _load(paths)
     if bank is None:
         return 1
-    issues = smoke_issues(bank)
+    issues = sweep_issues(bank)
     for issue in issues:
         print(issue)
     if issues:
@@ -92,7 +57,7 @@ def validate(paths: Sequence[str]) -> int:
     print(
         f"OK: {len(bank.templates)} templates in {files} files "
         f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}); pools: {pools}; "
-        f"each generated for seeds {SMOKE_SEEDS.start}..{SMOKE_SEEDS.stop - 1}."
+        f"each generated for seeds 0..{len(SMOKE_SEEDS) - 1} (shipped) or 0..{len(SWEEP_SEEDS) - 1} (yours)."
     )
     return 0
 

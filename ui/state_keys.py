@@ -42,6 +42,12 @@ PRACTICE_EXTRA = "practice_extra"
 PRACTICE_REVEAL = "practice_reveal"
 #: Prefix of the four self-rating buttons of a recall problem: practice_rate_again, ..._easy.
 PRACTICE_RATE_PREFIX = "practice_rate_"
+#: The button that creates a new progress file after the old one was deleted or emptied.
+PRACTICE_START_AFRESH = "practice_start_afresh"
+#: Template ids whose problems failed to generate in this session; practice skips them.
+PRACTICE_SKIPPED = "practice_skipped"
+#: Why the last problem was skipped (shown once above the next one), or absent.
+PRACTICE_SKIP_NOTE = "practice_skip_note"
 
 # --- mock interview page ---------------------------------------------------------------------------
 #: Id of the mock this session shows (running, or its debrief); absent on the setup screen.
@@ -84,6 +90,7 @@ MOCK_DOWNLOAD = "mock_download"
 MOCK_NEW = "mock_new"
 MOCK_HISTORY_PICK = "mock_history_pick"
 MOCK_HISTORY_OPEN = "mock_history_open"
+MOCK_START_AFRESH = "mock_start_afresh"
 
 # --- readiness page --------------------------------------------------------------------------------
 # Its "practise this item" buttons set PRACTICE_FILTER_ITEM (above) to a checklist id, then switch page.
@@ -98,6 +105,7 @@ READY_NEXT_PREFIX = "ready_next_"
 READY_START = "ready_start"
 READY_EXPORT_CSV = "ready_export_csv"
 READY_EXPORT_JSON = "ready_export_json"
+READY_START_AFRESH = "ready_start_afresh"
 
 # --- GPU checks page -------------------------------------------------------------------------------
 #: The runner the page starts runs with (a gpu_checks.Runner; tests seed a fast fake).

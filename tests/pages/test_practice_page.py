@@ -152,7 +152,7 @@ def test_roofline_is_drawn_under_a_roofline_question(tmp_path: Path, bank: Bank)
     assert any("roofline of the" in md.value for md in at.markdown)
 
 
-def test_a_broken_user_bank_is_named_and_progress_is_untouched(
+def test_a_broken_user_bank_is_named_left_out_and_progress_is_untouched(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "bank"
@@ -163,8 +163,11 @@ def test_a_broken_user_bank_is_named_and_progress_is_untouched(
     store.save_settings(Settings(daily_new_limit=3))
     at = _page(tmp_path / "p.db")
     assert not at.exception
-    [error] = at.error
-    assert "mine.yaml" in error.value and "could not be loaded" in error.value
+    assert not at.error
+    [note] = at.expander
+    assert "left out, the rest of the bank works" in note.label
+    assert any("mine.yaml" in block.value for block in at.code)
+    assert at.session_state[keys.PRACTICE_CURRENT]["template_id"] != "mine"  # practice goes on
     assert store.settings().daily_new_limit == 3
 
 
