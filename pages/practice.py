@@ -11,6 +11,7 @@ from progress.scheduling import due_queue, next_due, streak
 from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
+from ui.anki_download import show_take_away
 from ui.context import new_seed, now
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.render import show_verdict
@@ -40,6 +41,7 @@ item_filter = st.selectbox(
     key=keys.PRACTICE_FILTER_ITEM,
     format_func=lambda item: "All ten items" if item is None else checklist[item].title,
 )
+show_take_away(bank, checklist_item=item_filter)
 moment = now()
 skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
 try:

@@ -23,6 +23,10 @@ APP_SHELL_SEEN = "ctx_app_shell_seen"
 #: Checklist item the practice queue is filtered on (None for all); other pages may set it before
 #: switching to the practice page.
 PRACTICE_FILTER_ITEM = "practice_filter_item"
+#: The sidebar's Anki export: variants per question, and the download button.
+PRACTICE_ANKI_VARIANTS = "practice_anki_variants"
+PRACTICE_ANKI_DOWNLOAD = "practice_anki_download"
+PRACTICE_CHEAT_SHEET = "practice_cheat_sheet"
 #: The problem on screen: {"template_id", "seed", "scheduled", "started_at"} or absent.
 PRACTICE_CURRENT = "practice_current"
 #: The grader.Verdict of the problem on screen once answered, or absent.
@@ -117,7 +121,14 @@ GPU_QUICK = "gpu_quick"
 GPU_FULL = "gpu_full"
 GPU_STOP = "gpu_stop"
 GPU_HISTORY_PICK = "gpu_history_pick"
+#: started_at of the last run of this session that landed and was put on show (a newer one is shown).
+GPU_LANDED = "gpu_landed"
 GPU_CSV_SAMPLES = "gpu_csv_samples"
 GPU_CSV_COMPARISONS = "gpu_csv_comparisons"
 #: Prefix of the per-checklist-item practice buttons: gpu_practice_<checklist id>.
 GPU_PRACTICE_PREFIX = "gpu_practice_"
+
+# --- cheat sheet page ------------------------------------------------------------------------------
+CHEAT_DOWNLOAD = "cheat_download"
+#: Prefix of the practise buttons: cheat_practice_<section>_<checklist id>.
+CHEAT_PRACTICE_PREFIX = "cheat_practice_"

@@ -189,3 +189,15 @@ def test_the_roofline_labels_its_points_marks_the_ridge_and_needs_no_legend(
                 assert channel.get("legend", "shown") is None, "a legend squeezes the plot on a phone"
     ticks = spec["layer"][0]["encoding"]["y"]["axis"]["values"]
     assert [round(b / a) for a, b in itertools.pairwise(ticks)] == [10] * (len(ticks) - 1)
+
+@pytest.mark.parametrize(("item", "scope"), [("fusion", "Operator fusion"), (None, "all ten items")])
+def test_sidebar_offers_the_anki_deck_of_the_filtered_item(
+    tmp_path: Path, item: str | None, scope: str
+) -> None:
+    at = AppTest.from_file("../../pages/practice.py", default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "progress.db")
+    at.session_state[keys.PRACTICE_FILTER_ITEM] = item
+    at.run()
+    assert not at.exception
+    (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(keys.PRACTICE_ANKI_DOWNLOAD)]
+    assert button.proto.label == f"Anki deck: {scope}"
