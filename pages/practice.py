@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from grader import VerdictStatus
@@ -16,6 +18,8 @@ from ui.context import new_seed, now
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline
+from ui.scenario_practice import SCENARIOS, extra_scenario_id, queue_scope, scenario_for
+from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
 
@@ -32,22 +36,27 @@ store = cached.store()
 checklist = {item.id: item for item in load_checklist()}
 
 # --- filter and today's counts ---------------------------------------------------------------------
-filter_options = [None, *checklist]
+filter_options = [None, *([SCENARIOS] if bank.scenarios else []), *checklist]
 if st.session_state.get(keys.PRACTICE_FILTER_ITEM) not in filter_options:
     st.session_state[keys.PRACTICE_FILTER_ITEM] = None
 item_filter = st.selectbox(
     "Checklist item",
     filter_options,
     key=keys.PRACTICE_FILTER_ITEM,
-    format_func=lambda item: "All ten items" if item is None else checklist[item].title,
+    format_func=lambda item: (
+        "All ten items"
+        if item is None
+        else "Scenarios: chained interview problems"
+        if item == SCENARIOS
+        else checklist[item].title
+    ),
 )
 show_take_away(bank, checklist_item=item_filter)
 moment = now()
 skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
+queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
 try:
-    queue = due_queue(
-        store, templates=queue_order(bank, skip=skipped), now=moment, checklist_item=item_filter
-    )
+    queue = due_queue(store, templates=queue_templates, now=moment, checklist_item=queue_item)
     days = streak(store, today=moment.date())
 except StoreError as exc:
     show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
@@ -119,19 +128,33 @@ if keys.PRACTICE_CURRENT not in st.session_state:
             f"This session: **{tally.answered}** answered, **{tally.accuracy:.0%}** correct, "
             f"**{tally.seconds / 60:.1f} min** spent."
         )
-    upcoming = next_due(store, moment, checklist_item=item_filter)
+    upcoming = next_due(store, moment, checklist_item=queue_item)
     if upcoming is not None:
         st.markdown(f"Next review due **{upcoming:%a %d %b, %H:%M} UTC**.")
     st.button(
         "Extra practice (does not change the schedule)",
         key=keys.PRACTICE_EXTRA,
         on_click=_start,
-        args=(extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped),),
+        args=(
+            extra_scenario_id(bank, seed=new_seed())
+            if item_filter == SCENARIOS
+            else extra_template_id(bank, seed=new_seed(), checklist_item=queue_item, skip=skipped),
+        ),
         kwargs={"scheduled": False},
     )
     st.stop()
 
 current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
+if bank.is_scenario(current.template_id):
+    show_scenario(
+        store,
+        scenario_for(bank, current.template_id, current.seed),
+        scheduled=current.scheduled,
+        caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
+        on_next=_next,
+        on_variant=partial(_start, current.template_id, scheduled=False),
+    )
+    st.stop()
 try:
     problem = problem_for(bank, current)
 except (KeyError, GenerationError) as exc:
