@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import zip_longest
 from typing import Any
 
-from grader import Verdict, VerdictStatus, grade
+from grader import ExplanationRecord, Verdict, VerdictStatus, grade
 from grader.problem import Kind, Problem
 from progress import Attempt, Mode, Store
 from progress.scheduling import rating_for_answer, review
@@ -85,10 +85,12 @@ def submit(
     current: Current,
     now: datetime,
     enable_fuzzing: bool = True,
+    explanation: ExplanationRecord | None = None,
 ) -> Verdict:
     """Grade ``response``; unless it is unparsable, store the attempt and, when scheduled, review the card.
 
-    For recall problems ``response`` is the self-rating (again, hard, good or easy).
+    For recall problems ``response`` is the self-rating (again, hard, good or easy); a typed
+    ``explanation`` is stored with the attempt and its points made set the attempt's score.
     """
     verdict = grade(problem, response)
     if verdict.status is VerdictStatus.UNPARSABLE:
@@ -107,7 +109,10 @@ def submit(
         diagnosis=verdict.diagnosis,
         mode=Mode.PRACTICE,
         duration_s=duration_s,
+        explanation=explanation.to_dict() if explanation is not None else None,
     )
+    if explanation is not None:
+        attempt = replace(attempt, score=explanation.score)
     if not current.scheduled:
         store.record_attempt(attempt)
         return verdict
