@@ -18,6 +18,7 @@ from progress.mock_session import (
     finish,
     history,
     load,
+    parse_mock_id,
     rate_recall,
     running_sessions,
 )
@@ -25,9 +26,11 @@ from ui import cached
 from ui import state_keys as keys
 from ui.context import db_path, local_time, new_seed, now, user_zone
 from ui.mock import (
+    ProblemUnavailableError,
     ScreenTime,
     item_titles,
-    problems_of,
+    problem_at,
+    problem_slots,
     save_answer,
     settle_mock,
     settle_past,
@@ -35,8 +38,18 @@ from ui.mock import (
     unreadable_message,
 )
 from ui.mock_setup import CUSTOM, SetupDefaults
-from ui.mock_view import answer_widget, countdown, history_table, items_table, running_banner, show_outcome
+from ui.mock_view import (
+    answer_widget,
+    countdown,
+    history_table,
+    items_table,
+    running_banner,
+    show_outcome,
+    unavailable_debrief,
+    unavailable_problem,
+)
 from ui.shell import open_inside_app
+from ui.store_notice import show_store_error
 
 MIX_LABELS = {Mix.EVERY_ITEM: "Every checklist item", Mix.WEAKEST_FIRST: "Weakest items first"}
 LEVELS = {1: "1 warm-up", 2: "2", 3: "3 interview-hard"}
@@ -94,12 +107,15 @@ def _active_session() -> MockSession | None:
     """The mock this tab shows: from session state, else from the query string (a browser refresh)."""
     mock_id = st.session_state.get(keys.MOCK_ACTIVE_ID)
     from_url = str(st.query_params.get(keys.MOCK_QUERY_PARAM, ""))
-    if mock_id is None and from_url.isdigit():
-        mock_id = int(from_url)
-        shown = str(st.query_params.get(keys.MOCK_PROBLEM_QUERY_PARAM, ""))
-        _attach(mock_id, position=int(shown) - 1 if shown.isdigit() and int(shown) > 0 else 0)
     if mock_id is None:
-        return None
+        # Anything that is not a stored mock's id (², a 20-digit number, text) is ignored.
+        mock_id = parse_mock_id(from_url)
+        if mock_id is None:
+            st.query_params.pop(keys.MOCK_QUERY_PARAM, None)
+            return None
+        # The problem number is read the same careful way; the page clamps it to the mock's size.
+        shown = parse_mock_id(str(st.query_params.get(keys.MOCK_PROBLEM_QUERY_PARAM, "")))
+        _attach(mock_id, position=shown - 1 if shown is not None else 0)
     session = load(store, int(mock_id))
     if session is None:
         _detach()
@@ -182,7 +198,10 @@ def _save(session: MockSession, position: int) -> None:
         return
     # Read it now, as Practice does, so that an answer the grader cannot read is retyped before the
     # debrief; only whether it can be read is said, never whether it is right.
-    unreadable = unreadable_message(problems_of(bank, session)[position], response)
+    try:
+        unreadable = unreadable_message(problem_at(bank, session, position), response)
+    except ProblemUnavailableError:
+        unreadable = None
     if unreadable:
         _notice("warning", f"Answer to problem {position + 1} saved, but it cannot be read. {unreadable}")
     else:
@@ -280,7 +299,7 @@ def _setup() -> None:
 
 
 def _running(session: MockSession) -> None:
-    problems = problems_of(bank, session)
+    problems = problem_slots(bank, session)
     stored = answers(store, session.id)
     position = min(int(st.session_state.get(keys.MOCK_POSITION, 0)), len(problems) - 1)
     screen = ScreenTime.resume(st.session_state.get(keys.MOCK_SCREEN_TIME), mock_id=session.id, now=now())
@@ -294,18 +313,27 @@ def _running(session: MockSession) -> None:
     with clock:
         countdown(session.deadline, still_running=partial(_still_running, session.id))
     problem = problems[position]
-    st.markdown(problem.prompt)
-    previous = stored[position].response if position in stored else ""
-    answer_widget(
-        problem,
-        key=_answer_key(session, position),
-        previous=previous,
-        on_change=partial(_save, session, position),
-    )
+    if isinstance(problem, ProblemUnavailableError):
+        unavailable_problem(problem)
+    else:
+        st.markdown(problem.prompt)
+        previous = stored[position].response if position in stored else ""
+        answer_widget(
+            problem,
+            key=_answer_key(session, position),
+            previous=previous,
+            on_change=partial(_save, session, position),
+        )
     _show_notice()
     back, save, forward, done = st.columns(4)
     back.button("Previous", key=keys.MOCK_PREV, disabled=position == 0, on_click=_move, args=(session, -1))
-    save.button("Save answer", key=keys.MOCK_SAVE, on_click=_save, args=(session, position))
+    save.button(
+        "Save answer",
+        key=keys.MOCK_SAVE,
+        disabled=isinstance(problem, ProblemUnavailableError),
+        on_click=_save,
+        args=(session, position),
+    )
     forward.button(
         "Next", key=keys.MOCK_NEXT, disabled=position == len(problems) - 1, on_click=_move, args=(session, 1)
     )
@@ -329,7 +357,12 @@ def _running(session: MockSession) -> None:
 
 def _debrief(session: MockSession) -> None:
     _show_notice()
-    problems, result, scorecard = settle_mock(store, bank, session, now=now(), zone=user_zone())
+    try:
+        problems, result, scorecard = settle_mock(store, bank, session, now=now(), zone=user_zone())
+    except ProblemUnavailableError as exc:
+        unavailable_debrief(session, answers(store, session.id), exc)
+        st.button("New mock", key=keys.MOCK_NEW, on_click=_detach)
+        return
     titles = item_titles()
     finished_at = session.mock.finished_at or session.deadline
     used_s = (finished_at - session.mock.started_at).total_seconds()
@@ -361,11 +394,12 @@ def _debrief(session: MockSession) -> None:
 
 
 def _history() -> None:
-    past = settle_past(store, bank, now=now(), zone=user_zone())
+    past, unavailable = settle_past(store, bank, now=now(), zone=user_zone())
     if not past:
         return
     st.subheader("Past mocks")
-    st.dataframe(history_table(past, shown_at=local_time), hide_index=True, width="stretch")
+    table = history_table(past, shown_at=local_time, unavailable=unavailable)
+    st.dataframe(table, hide_index=True, width="stretch")
     st.selectbox(
         "Open a debrief", [s.id for s in past], format_func=lambda i: f"Mock #{i}", key=keys.MOCK_HISTORY_PICK
     )
@@ -385,4 +419,4 @@ try:
         _debrief(active)
         _history()
 except StoreError as exc:
-    st.error(str(exc))
+    show_store_error(exc, key=keys.MOCK_START_AFRESH)

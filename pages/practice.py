@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from grader import VerdictStatus
 from grader.problem import Kind
 from progress import StoreError
 from progress.scheduling import due_queue, next_due, streak
-from question_bank import load_checklist
+from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
+from ui.anki_download import show_take_away
 from ui.context import new_seed, now
 from ui.explanation_view import (
     check_practice_explanation,
@@ -22,7 +25,10 @@ from ui.explanation_view import (
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline
+from ui.scenario_practice import SCENARIOS, extra_scenario_id, queue_scope, scenario_for
+from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
+from ui.store_notice import show_store_error
 
 RATINGS = ("again", "hard", "good", "easy")
 # Keyboard shortcuts, as in flash-card tools: 1-4 rate a recall, S shows the answer, N goes on,
@@ -37,21 +43,30 @@ store = cached.store()
 checklist = {item.id: item for item in load_checklist()}
 
 # --- filter and today's counts ---------------------------------------------------------------------
-filter_options = [None, *checklist]
+filter_options = [None, *([SCENARIOS] if bank.scenarios else []), *checklist]
 if st.session_state.get(keys.PRACTICE_FILTER_ITEM) not in filter_options:
     st.session_state[keys.PRACTICE_FILTER_ITEM] = None
 item_filter = st.selectbox(
     "Checklist item",
     filter_options,
     key=keys.PRACTICE_FILTER_ITEM,
-    format_func=lambda item: "All ten items" if item is None else checklist[item].title,
+    format_func=lambda item: (
+        "All ten items"
+        if item is None
+        else "Scenarios: chained interview problems"
+        if item == SCENARIOS
+        else checklist[item].title
+    ),
 )
+show_take_away(bank, checklist_item=item_filter)
 moment = now()
+skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
+queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
 try:
-    queue = due_queue(store, templates=queue_order(bank), now=moment, checklist_item=item_filter)
+    queue = due_queue(store, templates=queue_templates, now=moment, checklist_item=queue_item)
     days = streak(store, today=moment.date())
 except StoreError as exc:
-    st.error(str(exc))
+    show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
     st.stop()
 
 due_col, new_col, done_col, streak_col = st.columns(4)
@@ -132,25 +147,47 @@ if keys.PRACTICE_CURRENT not in st.session_state:
             f"This session: **{tally.answered}** answered, **{tally.accuracy:.0%}** correct, "
             f"**{tally.seconds / 60:.1f} min** spent."
         )
-    upcoming = next_due(store, moment, checklist_item=item_filter)
+    upcoming = next_due(store, moment, checklist_item=queue_item)
     if upcoming is not None:
         st.markdown(f"Next review due **{upcoming:%a %d %b, %H:%M} UTC**.")
     st.button(
         "Extra practice (does not change the schedule)",
         key=keys.PRACTICE_EXTRA,
         on_click=_start,
-        args=(extra_template_id(bank, seed=new_seed(), checklist_item=item_filter),),
+        args=(
+            extra_scenario_id(bank, seed=new_seed())
+            if item_filter == SCENARIOS
+            else extra_template_id(bank, seed=new_seed(), checklist_item=queue_item, skip=skipped),
+        ),
         kwargs={"scheduled": False},
     )
     st.stop()
 
 current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
+if bank.is_scenario(current.template_id):
+    show_scenario(
+        store,
+        scenario_for(bank, current.template_id, current.seed),
+        scheduled=current.scheduled,
+        caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
+        on_next=_next,
+        on_variant=partial(_start, current.template_id, scheduled=False),
+    )
+    st.stop()
 try:
     problem = problem_for(bank, current)
-except KeyError:
-    # The template left the bank since this tab chose it (for example a user folder changed).
+except (KeyError, GenerationError) as exc:
+    # The template left the bank since this tab chose it (a user folder changed), or this draw fails
+    # or has no usable answer: skip the template for this session and go on with the next problem.
+    skipped.append(current.template_id)
+    reason = exc.args[0] if exc.args else type(exc).__name__
+    st.session_state[keys.PRACTICE_SKIP_NOTE] = f"A problem was skipped and the next one is shown: {reason}"
     _next()
     st.rerun()
+
+skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
+if skip_note:
+    st.info(skip_note, icon=":material/skip_next:")
 
 item = checklist.get(problem.checklist_item)
 st.caption(

@@ -29,6 +29,7 @@ from ui import readiness_charts as charts
 from ui import state_keys as keys
 from ui.context import db_path, now
 from ui.shell import open_inside_app
+from ui.store_notice import show_store_error
 
 PRACTICE_PAGE = "pages/practice.py"
 _GATE_TEXT = {
@@ -100,7 +101,7 @@ try:
         now=moment,
     )
 except StoreError as exc:
-    st.error(str(exc))
+    show_store_error(exc, key=keys.READY_START_AFRESH)
     st.stop()
 overall = assess(snapshot.evidence, now=moment)
 

@@ -8,8 +8,10 @@ from progress.errors import (
     CorruptDatabaseError,
     DatabaseAccessError,
     DatabaseBusyError,
+    DiskFullError,
     NewerSchemaError,
     StoreError,
+    VanishedDatabaseError,
 )
 from progress.export import ExportFormat, export_attempts
 from progress.paths import default_db_path
@@ -35,6 +37,7 @@ __all__ = [
     "CorruptDatabaseError",
     "DatabaseAccessError",
     "DatabaseBusyError",
+    "DiskFullError",
     "ExportFormat",
     "Mode",
     "NewerSchemaError",
@@ -44,6 +47,7 @@ __all__ = [
     "Status",
     "Store",
     "StoreError",
+    "VanishedDatabaseError",
     "card_states",
     "default_db_path",
     "due_queue",

@@ -1,12 +1,16 @@
 """Everything the progress store refuses, in one tree. Each message names the file and what to do.
 
     StoreError                  the base: catch this to show the message and stop
-    ├── DatabaseAccessError     the path cannot be opened or written (a folder, no permission)
+    ├── DatabaseAccessError     the path cannot be opened or written (a folder, a FIFO, no permission)
+    │   └── VanishedDatabaseError   the file was deleted or emptied while the app was using it
     ├── CorruptDatabaseError    the file is not an intact progress database of this app
     ├── NewerSchemaError        the file was written by a newer version of the app
-    └── DatabaseBusyError       another process kept the file locked for too long
+    ├── DatabaseBusyError       another process kept the file locked for too long
+    └── DiskFullError           the disk (or the file's size limit) has no room for the write
 
-A refused file is never changed: no migration, no repair, no replacement.
+A refused file is never changed: no migration, no repair, no replacement. A file that vanished is
+never re-created behind the user's back: only :meth:`progress.Store.start_afresh` (the user's choice)
+or a first run that never saw the file creates one.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ class DatabaseAccessError(StoreError):
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(
             f"Cannot use the progress database {path}: {reason}. {_UNCHANGED}: fix its permissions, "
-            "or point DRILL_DB at another file.",
+            "or point DRILL_DB at another (ordinary) file.",
             path=path,
         )
 
@@ -68,5 +72,31 @@ class DatabaseBusyError(StoreError):
         super().__init__(
             f"The progress database {path} stayed busy{waited} (another Roofline Drill "
             "window or process is writing to it). Nothing was saved from this step: try again.",
+            path=path,
+        )
+
+
+class VanishedDatabaseError(DatabaseAccessError):
+    """The file was deleted, or truncated to 0 bytes, after this process had opened it."""
+
+    def __init__(self, path: Path, *, emptied: bool) -> None:
+        what = "was emptied (0 bytes)" if emptied else "was deleted"
+        StoreError.__init__(
+            self,
+            f"The progress database {path} {what} while Roofline Drill was using it. Nothing was "
+            "re-created, so your history is not silently replaced: restore the file from a backup or the "
+            "trash and reload, or choose to start a new, empty progress file, or point DRILL_DB elsewhere.",
+            path=path,
+        )
+        self.emptied = emptied
+
+
+class DiskFullError(StoreError):
+    """SQLite found no room for the write (disk full, quota, or the file's size limit)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"The disk holding the progress database {path} is full. Nothing was saved from this step "
+            "and the saved progress is intact: free some disk space, then try again.",
             path=path,
         )

@@ -13,6 +13,7 @@ in, so this module needs neither the bank nor the grader.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
@@ -25,6 +26,7 @@ from progress.mock_debrief import Answer, Debrief, Grade, Outcome, ProblemLike, 
 from progress.mock_scorecard import MockFacts, scorecard_markdown
 from progress.mock_timer import deadline_for, is_expired
 from progress.mocks import (
+    MAX_ROW_ID,
     Mock,
     MockStatus,
     create_mock,
@@ -74,6 +76,9 @@ class MockSession:
         return not self.running and self.mock.score is not None
 
 
+_MOCK_ID = re.compile(r"[0-9]{1,19}")
+
+
 class MockRunningError(RuntimeError):
     """Another mock is still running; finish it (or let it run out) before starting a new one."""
 
@@ -104,6 +109,18 @@ def load(store: Store, mock_id: int) -> MockSession | None:
     """The mock with this id, or None."""
     mock = get_mock(store, mock_id)
     return MockSession.of(mock) if mock else None
+
+
+def parse_mock_id(text: object) -> int | None:
+    """The mock id that ``text`` (from an address) names, or None when it cannot be a stored id.
+
+    Only ASCII digits count (``str.isdigit`` accepts ``²``, which ``int`` refuses) and only ids that
+    fit SQLite's integers (a longer number would overflow on the way to the database).
+    """
+    if not isinstance(text, str) or not _MOCK_ID.fullmatch(text):
+        return None
+    mock_id = int(text)
+    return mock_id if 0 < mock_id <= MAX_ROW_ID else None
 
 
 def running_sessions(store: Store) -> list[MockSession]:

@@ -17,6 +17,9 @@ from typing import Any
 from progress.store import Store
 from progress.utc import from_iso, to_iso
 
+#: The largest rowid SQLite can store (a signed 64-bit integer).
+MAX_ROW_ID = 2**63 - 1
+
 
 class MockStatus(StrEnum):
     """Whether a mock is still being answered."""
@@ -118,7 +121,9 @@ def create_mock(
 
 
 def get_mock(store: Store, mock_id: int) -> Mock | None:
-    """The mock with this id, or None."""
+    """The mock with this id, or None (also for an id no SQLite row can have)."""
+    if not 0 < mock_id <= MAX_ROW_ID:
+        return None
     with store.connect(write=False) as conn:
         row = conn.execute("SELECT * FROM mocks WHERE id = ?", (mock_id,)).fetchone()
     return Mock.from_row(row) if row else None

@@ -4,13 +4,17 @@ Streamlit reruns a script on whichever thread serves the session, so no connecti
 ``connect()`` opens one, runs one transaction and closes it. The file runs in WAL mode (readers never
 block the writer) with a 5 s busy timeout; taking the write lock is retried with backoff on top of that,
 so "database is locked" never reaches the user. A file that is not an intact database of this app, or
-that was written by a newer schema, is refused before anything is written to it.
+that was written by a newer schema, or that is not a regular file (a FIFO, ``/dev/null``), is refused
+before anything is written to it. A file that this process has used and that was then deleted or
+emptied is refused too, never re-created: only a first run or :meth:`Store.start_afresh` creates one.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
+import stat
 import threading
 import time
 import urllib.parse
@@ -26,8 +30,10 @@ from progress.errors import (
     CorruptDatabaseError,
     DatabaseAccessError,
     DatabaseBusyError,
+    DiskFullError,
     NewerSchemaError,
     StoreError,
+    VanishedDatabaseError,
 )
 from progress.migrations import LATEST_VERSION, migrate, schema_version, user_tables
 from progress.settings import Settings, load_settings, save_settings
@@ -40,6 +46,14 @@ _HEADER_BYTES = 100
 _CORRUPT_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
 _ACCESS_CODES = frozenset({3, 8, 14, 23})  # SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_AUTH
 _BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
+_FULL_CODE = 13  # SQLITE_FULL
+_IOERR_CODE = 10  # SQLITE_IOERR
+_ERROR_CODE = 1  # SQLITE_ERROR, e.g. "no such table" in a file emptied under the app
+# Databases this process has opened and prepared: one of them missing or empty later was deleted or
+# truncated under the app, which is refused rather than silently started afresh. Shared by every
+# Store of the process, since a page may build a new Store on each rerun.
+_USED: set[Path] = set()
+_USED_LOCK = threading.Lock()
 _INSERT_ATTEMPT = (
     f"INSERT INTO attempts ({', '.join(c for c in COLUMNS if c != 'id')}) "
     f"VALUES ({', '.join('?' for c in COLUMNS if c != 'id')})"
@@ -151,13 +165,47 @@ class Store:
             yield
         except sqlite3.DatabaseError as exc:
             code = _primary_code(exc)
+            vanished = self._vanished() if code in (_ERROR_CODE, _IOERR_CODE, *_ACCESS_CODES) else None
+            if vanished is not None:
+                raise vanished from exc
             if code in _CORRUPT_CODES:
                 raise CorruptDatabaseError(self.path, str(exc)) from exc
             if code in _ACCESS_CODES:
                 raise DatabaseAccessError(self.path, str(exc)) from exc
             if code in _BUSY_CODES:
                 raise DatabaseBusyError(self.path) from exc
+            if code == _FULL_CODE:
+                raise DiskFullError(self.path) from exc
+            if code == _IOERR_CODE:
+                raise DatabaseAccessError(self.path, f"the disk reported an error ({exc})") from exc
+            if code == _ERROR_CODE and str(exc).startswith("no such table"):
+                reason = f"its tables are missing ({exc}); it was replaced or damaged while in use"
+                raise CorruptDatabaseError(self.path, reason) from exc
             raise
+
+    def _vanished(self) -> VanishedDatabaseError | None:
+        """The error for a used file that is now missing or empty, else None."""
+        try:
+            size = os.stat(self.path).st_size
+        except FileNotFoundError:
+            return VanishedDatabaseError(self.path, emptied=False) if self._was_used() else None
+        except OSError:
+            return None
+        return VanishedDatabaseError(self.path, emptied=True) if size == 0 and self._was_used() else None
+
+    def _was_used(self) -> bool:
+        with _USED_LOCK:
+            return self._ready or self.path.absolute() in _USED
+
+    def start_afresh(self) -> None:
+        """Create a new, empty database where a used one was deleted or emptied: the user's choice.
+
+        A file that holds data is never replaced: it is checked as on any first open.
+        """
+        with self._ready_lock, _USED_LOCK:
+            _USED.discard(self.path.absolute())
+            self._ready = False
+        self._ensure_ready()
 
     # --- first open: refuse what is not ours, then migrate ------------------------------------------
 
@@ -168,26 +216,41 @@ class Store:
             if not self._ready:
                 self._check_file()
                 self._prepare()
+                with _USED_LOCK:
+                    _USED.add(self.path.absolute())
                 self._ready = True
 
     def _check_file(self) -> None:
         """Refuse a path that SQLite must not touch, before SQLite opens it."""
         path = self.path
-        if path.is_dir():
-            raise DatabaseAccessError(path, "it is a folder, not a file")
-        if not path.exists():
+        try:
+            mode = os.stat(path).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            if self._was_used():
+                raise VanishedDatabaseError(path, emptied=False) from None
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise DatabaseAccessError(path, f"cannot create its folder ({exc.strerror})") from exc
             return
+        except OSError as exc:
+            raise DatabaseAccessError(path, exc.strerror or str(exc)) from exc
+        if stat.S_ISDIR(mode):
+            raise DatabaseAccessError(path, "it is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            # Opening a FIFO blocks for ever; a device such as /dev/null swallows every write.
+            raise DatabaseAccessError(
+                path, "it is not a regular file (a FIFO, a device such as /dev/null, or a socket)"
+            )
         try:
             with path.open("rb") as file:
                 header = file.read(_HEADER_BYTES)
         except OSError as exc:
             raise DatabaseAccessError(path, exc.strerror or str(exc)) from exc
         if not header:
-            return  # an empty file is an empty database
+            if self._was_used():
+                raise VanishedDatabaseError(path, emptied=True)
+            return  # an empty file at a first run is an empty database
         if not header.startswith(_SQLITE_MAGIC):
             raise CorruptDatabaseError(path, "it is not an SQLite database")
         if len(header) < _HEADER_BYTES:

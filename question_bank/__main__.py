@@ -7,8 +7,10 @@
                                                          an Anki package of generated variants
 
 ``validate`` checks the shipped bank, ``DRILL_BANK_DIRS`` and each PATH (a bank file or a folder
-of them) together, so duplicate ids across them are caught; then it generates every template
-for a few seeds to catch draws that fail. Every mistake is listed, not just the first.
+of them) together, so duplicate ids across them are caught; then it generates every template for
+many seeds to catch draws that fail or give an answer that is not a finite positive number
+(:mod:`question_bank.generation_checks`: the app runs the same checks and leaves out what fails).
+Every mistake is listed, not just the first.
 """
 
 from __future__ import annotations
@@ -20,16 +22,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.problem import Kind, Problem
-from grader.units import dimension_name, dimensionality, format_quantity
+from grader.units import format_quantity
 from question_bank.bank import Bank, load_bank
 from question_bank.checklist import load_checklist
-from question_bank.errors import BankError, BankIssue
+from question_bank.errors import BankError
 from question_bank.generation import generate
-from question_bank.rubric_check import explanation_issue
-from question_bank.schema import NumericTemplate
-
-#: Seeds ``validate`` generates each template with, after loading.
-SMOKE_SEEDS = range(20)
+from question_bank.generation_checks import SMOKE_SEEDS, SWEEP_SEEDS, sweep_issues
+from question_bank.scenarios import generate_scenario
+from question_bank.schema import NumericStep, NumericTemplate
 
 
 def _load(paths: Sequence[str]) -> Bank | None:
@@ -42,57 +42,23 @@ def _load(paths: Sequence[str]) -> Bank | None:
         return None
 
 
-def smoke_issues(bank: Bank, seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIssue]:
-    """Templates that fail to generate, give an unusable answer, or whose rubrics miss their own model
-    answer (or match an off-topic paragraph), for any of ``seeds`` (one issue each)."""
-    issues: list[BankIssue] = []
-    for template in bank.templates:
-        for seed in seeds:
-            try:
-                problem = generate(template, seed)
-                found = _answer_issue(problem) or explanation_issue(problem)
-            except (ArithmeticError, ValueError, TypeError, KeyError, AttributeError) as exc:
-                found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
-            if found is not None:
-                file, line = bank.sources[template.id]
-                field = "key_points" if template.kind == "recall" else "answer"
-                issues.append(BankIssue(file, line, template.id, field, f"seed {seed}: {found[0]}", found[1]))
-                break
-    return issues
-
-
-def _answer_issue(problem: Problem) -> tuple[str, str] | None:
-    """What is wrong with a numeric problem's answer (message, hint), or None."""
-    if problem.kind is not Kind.NUMERIC:
-        return None
-    if not (problem.answer is not None and problem.answer > 0):
-        hint = "filter the presets or add a require entry so every draw makes sense"
-        return f"the answer is {problem.answer}, not a positive number", hint
-    si_unit = problem.derivation[-1].unit if problem.derivation else None
-    if si_unit is not None and dimensionality(si_unit) != dimensionality(problem.unit):
-        shown = dimension_name(problem.unit)
-        message = f"the answer is {dimension_name(si_unit)} ({si_unit}) but unit {problem.unit!r} is {shown}"
-        return message, f"a unit of the same kind as {si_unit}"
-    return None
-
-
 def validate(paths: Sequence[str]) -> int:
     bank = _load(paths)
     if bank is None:
         return 1
-    issues = smoke_issues(bank)
+    issues = sweep_issues(bank)
     for issue in issues:
         print(issue)
     if issues:
         print(f"\n{len(issues)} template{'s' if len(issues) != 1 else ''} failed to generate.")
         return 1
-    kinds = Counter(t.kind for t in bank.templates)
+    kinds = Counter(t.kind for t in [*bank.templates, *bank.scenarios])
     files = len(set(file for file, _ in bank.sources.values()))
     pools = ", ".join(f"{name} ({len(s)} scenarios)" for name, s in sorted(bank.pools.items())) or "none"
     print(
-        f"OK: {len(bank.templates)} templates in {files} files "
+        f"OK: {len(bank.templates) + len(bank.scenarios)} templates in {files} files "
         f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}); pools: {pools}; "
-        f"each generated for seeds {SMOKE_SEEDS.start}..{SMOKE_SEEDS.stop - 1}."
+        f"each generated for seeds 0..{len(SMOKE_SEEDS) - 1} (shipped) or 0..{len(SWEEP_SEEDS) - 1} (yours)."
     )
     return 0
 
@@ -144,6 +110,14 @@ def sample(template_id: str, seed: int, paths: Sequence[str] = ()) -> int:
     bank = _load(paths)
     if bank is None:
         return 1
+    if bank.is_scenario(template_id):
+        scenario = generate_scenario(bank.scenario(template_id), seed)
+        parts = [f"{scenario.template_id} · scenario · {len(scenario.steps)} steps", scenario.setup.rstrip()]
+        parts += [
+            f"--- step {step.step} of {step.n_steps}\n{render_problem(step)}" for step in scenario.steps
+        ]
+        print("\n\n".join(parts))
+        return 0
     try:
         template = bank.get(template_id)
     except KeyError as exc:
@@ -170,6 +144,16 @@ def coverage_report(bank: Bank) -> str:
         if isinstance(template, NumericTemplate):
             names = ", ".join(slip.name for slip in template.slips)
             out.append(f"  {template.id:<36} {len(template.slips):>2}  {names}")
+    out += ["", "Scenarios (steps, then each step's checklist item and kind):"]
+    for scenario in bank.scenarios:
+        out.append(f"  {scenario.id:<36} {len(scenario.steps):>2} steps  ({scenario.checklist})")
+        for number, step in enumerate(scenario.steps, start=1):
+            slips = f", {len(step.slips)} slips" if isinstance(step, NumericStep) else ""
+            out.append(f"      {number}. {step.id:<28} {step.checklist:<24} {step.kind}{slips}")
+    steps_by_item = Counter(step.checklist for scenario in bank.scenarios for step in scenario.steps)
+    if steps_by_item:
+        out += ["", "Scenario steps per checklist item:"]
+        out += [f"  {item.id:<24} {steps_by_item.get(item.id, 0):>3}" for item in load_checklist()]
     out += ["", "Scenario pools:"]
     for name, scenarios in sorted(bank.pools.items()):
         answers = Counter(s.answer for s in scenarios)

@@ -4,7 +4,8 @@
 then each folder in ``extra_dirs`` and in the ``DRILL_BANK_DIRS`` environment variable
 (``os.pathsep``-separated). In a user folder, every ``*.yaml`` / ``*.yml`` file below it is a bank
 file, except files inside a folder named ``pools``, which are scenario pools named by their stem.
-Any mistake anywhere raises one :class:`BankError` listing them all.
+Any mistake anywhere raises one :class:`BankError` listing them all; the error also carries the part
+of the bank that loaded, which the app uses (see :mod:`question_bank.generation_checks`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from pathlib import Path
 from question_bank.catalog import PresetCatalog, shipped_catalog
 from question_bank.checklist import checklist_ids
 from question_bank.consistency import suggest
-from question_bank.errors import BankError, BankIssue
+from question_bank.errors import BankError, BankIssue, display_path
 from question_bank.loading import load_files
-from question_bank.schema import Scenario, Template
+from question_bank.schema import Scenario, ScenarioTemplate, Template
 
 DATA_DIR = Path(__file__).parent / "data"
 QUESTIONS_DIR = DATA_DIR / "questions"
@@ -30,11 +31,20 @@ POOLS_FOLDER = "pools"
 
 @dataclass(frozen=True)
 class Bank:
-    """Validated templates (in load order), scenario pools by name, and each template's file and line."""
+    """Validated templates (in load order), scenario pools by name, and each template's file and line.
+
+    ``templates`` are the single problems; ``scenarios`` the chains of steps on one setup (kind
+    ``scenario``), kept apart because a scenario generates several problems, not one.
+    ``shipped`` holds the ids of the templates that come with the app; ``refused`` lists what was
+    left out of a bank loaded leniently (a broken file, a template that fails to generate).
+    """
 
     templates: list[Template]
     pools: dict[str, tuple[Scenario, ...]] = field(default_factory=dict)
     sources: dict[str, tuple[str, int]] = field(default_factory=dict)
+    scenarios: list[ScenarioTemplate] = field(default_factory=list)
+    shipped: frozenset[str] = frozenset()
+    refused: tuple[BankIssue, ...] = ()
 
     def get(self, template_id: str) -> Template:
         """The template with ``template_id``; ``KeyError`` naming the closest id otherwise."""
@@ -42,6 +52,20 @@ class Bank:
             if template.id == template_id:
                 return template
         raise KeyError(f"no template {template_id!r} in the bank; {suggest(template_id, self.ids)}")
+
+    def scenario(self, template_id: str) -> ScenarioTemplate:
+        """The scenario with ``template_id``; ``KeyError`` naming the closest id otherwise."""
+        for scenario in self.scenarios:
+            if scenario.id == template_id:
+                return scenario
+        raise KeyError(f"no scenario {template_id!r} in the bank; {suggest(template_id, self.scenario_ids)}")
+
+    def is_scenario(self, template_id: str) -> bool:
+        return any(scenario.id == template_id for scenario in self.scenarios)
+
+    @property
+    def scenario_ids(self) -> list[str]:
+        return [scenario.id for scenario in self.scenarios]
 
     @property
     def ids(self) -> list[str]:
@@ -114,6 +138,15 @@ def load_bank(
         catalog=catalog or shipped_catalog(),
     )
     issues += result.issues
+    shipped_root = QUESTIONS_DIR.resolve()
+    shipped_files = {display_path(p) for p in templates if p.resolve().is_relative_to(shipped_root)}
+    bank = Bank(
+        templates=result.templates,
+        pools=result.pools,
+        sources=result.sources,
+        scenarios=result.scenarios,
+        shipped=frozenset(tid for tid, (file, _) in result.sources.items() if file in shipped_files),
+    )
     if issues:
-        raise BankError(issues)
-    return Bank(templates=result.templates, pools=result.pools, sources=result.sources)
+        raise BankError(issues, partial=bank)
+    return bank

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,10 @@ class BankIssue:
 class BankError(ValueError):
     """A bank that cannot be loaded; ``issues`` lists every mistake found, in file and line order."""
 
-    def __init__(self, issues: Iterable[BankIssue]) -> None:
+    def __init__(self, issues: Iterable[BankIssue], *, partial: Any = None) -> None:
         self.issues: list[BankIssue] = sorted(issues, key=lambda i: (i.file, i.line, i.field))
+        #: The templates that did load (a ``Bank``), or None when nothing could be salvaged.
+        self.partial = partial
         count = len(self.issues)
         lines = "\n".join(f"  {issue}" for issue in self.issues)
         super().__init__(f"{count} problem{'s' if count != 1 else ''} in the question bank:\n{lines}")

@@ -7,7 +7,8 @@ import os
 import streamlit as st
 
 from progress import Store
-from question_bank import Bank, BankError, load_bank
+from question_bank import Bank, BankError
+from question_bank.generation_checks import usable_bank
 from ui.context import db_path
 
 
@@ -16,8 +17,9 @@ def _bank(bank_dirs: str) -> Bank:
     # A resource, not data: the bank is immutable and shared read-only, and cache_data would
     # unpickle a fresh copy of all templates on every rerun. Keyed on DRILL_BANK_DIRS so that a
     # different set of user folders is parsed anew.
+    # The same checks as ``python -m question_bank validate``: what it refuses is left out, by name.
     del bank_dirs
-    return load_bank()
+    return usable_bank()
 
 
 def bank() -> Bank:
@@ -26,13 +28,27 @@ def bank() -> Bank:
 
 
 def bank_or_stop() -> Bank:
-    """The bank, or an error naming every broken file and line, and the page stops there."""
+    """The usable bank, with a note naming what was left out; an error and a stop when nothing loads."""
     try:
-        return bank()
+        loaded = bank()
     except BankError as exc:
-        st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{exc}")
+        loaded = None
+        message = str(exc)
+    else:
+        message = "\n".join(f"  {issue}" for issue in loaded.refused)
+    if loaded is None or not loaded.templates:
+        st.error(f"The question bank could not be loaded; fix the files below and reload.\n\n{message}")
         st.stop()
-        raise  # st.stop() raises; this line only tells the type checker
+        raise AssertionError("unreachable: st.stop() raises")
+    if loaded.refused:
+        count = len(loaded.refused)
+        with st.expander(
+            f"{count} bank problem{'s' * (count != 1)}: left out, the rest of the bank works",
+            icon=":material/warning:",
+        ):
+            st.markdown("Fix these and restart the app (`python -m question_bank validate` lists the same):")
+            st.code(message, language=None)
+    return loaded
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)

@@ -24,7 +24,8 @@ from progress.mock_selection import Candidate, select_problems
 from progress.mock_session import MockSession, Submission, answers, history, settle, start, submit
 from progress.mock_timer import elapsed_s
 from progress.readiness import assess, strengths
-from question_bank import Bank, generate, load_checklist
+from question_bank import Bank, GenerationError, load_checklist
+from question_bank.generation_checks import generate_checked
 from ui.derivation_table import derivation_markdown
 
 
@@ -64,9 +65,46 @@ def start_mock(store: Store, bank: Bank, *, config: MockConfig, seed: int, now: 
     return start(store, config=config, problems=refs, now=now)
 
 
+class ProblemUnavailableError(LookupError):
+    """A stored mock's problem can no longer be generated: its template left the bank, or its seed fails."""
+
+    def __init__(self, position: int, template_id: str, reason: str) -> None:
+        super().__init__(f"problem {position + 1} ({template_id}) is no longer available: {reason}")
+        self.position = position
+        self.template_id = template_id
+        self.reason = reason
+
+
+def problem_at(bank: Bank, session: MockSession, position: int) -> Problem:
+    """The mock's problem at ``position``, regenerated; :class:`ProblemUnavailableError` when it cannot be."""
+    ref = session.problems[position]
+    try:
+        template = bank.get(ref.template_id)
+    except KeyError:
+        raise ProblemUnavailableError(position, ref.template_id, "its template left the bank") from None
+    try:
+        return generate_checked(template, ref.seed)
+    except GenerationError as exc:
+        raise ProblemUnavailableError(position, ref.template_id, str(exc)) from exc
+
+
+def problem_slots(bank: Bank, session: MockSession) -> list[Problem | ProblemUnavailableError]:
+    """Each position's problem, or why it cannot be shown (the rest of the mock goes on)."""
+    slots: list[Problem | ProblemUnavailableError] = []
+    for position in range(len(session.problems)):
+        try:
+            slots.append(problem_at(bank, session, position))
+        except ProblemUnavailableError as exc:
+            slots.append(exc)
+    return slots
+
+
 def problems_of(bank: Bank, session: MockSession) -> list[Problem]:
-    """The mock's problems, regenerated from their templates and seeds (same seed, same numbers)."""
-    return [generate(bank.get(ref.template_id), ref.seed) for ref in session.problems]
+    """The mock's problems, regenerated from their templates and seeds (same seed, same numbers).
+
+    Raises :class:`ProblemUnavailableError` for the first that cannot be regenerated.
+    """
+    return [problem_at(bank, session, position) for position in range(len(session.problems))]
 
 
 def unreadable_message(problem: Problem, response: str) -> str | None:
@@ -124,17 +162,24 @@ def settle_mock(
     return problems, result, scorecard
 
 
-def settle_past(store: Store, bank: Bank, *, now: datetime, zone: tzinfo = UTC) -> list[MockSession]:
-    """Finished mocks, newest first, after settling those that can be.
+def settle_past(
+    store: Store, bank: Bank, *, now: datetime, zone: tzinfo = UTC
+) -> tuple[list[MockSession], set[int]]:
+    """Finished mocks, newest first, after settling those that can be, and the ids of those that cannot.
 
     A mock that ran out while nobody looked is settled here, so its answers count even if its debrief
-    is never opened; one with an unrated recall answer waits for that rating.
+    is never opened; one with an unrated recall answer waits for that rating. One whose problems can
+    no longer be generated stays as it is stored and its id is returned as unavailable.
     """
     past = history(store)
     unsettled = [session for session in past if session.mock.score is None]
+    unavailable: set[int] = set()
     for session in unsettled:
-        settle_mock(store, bank, session, now=now, zone=zone)
-    return history(store) if unsettled else past
+        try:
+            settle_mock(store, bank, session, now=now, zone=zone)
+        except ProblemUnavailableError:
+            unavailable.add(session.id)
+    return (history(store) if unsettled else past), unavailable
 
 
 def save_answer(

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from datetime import datetime, timedelta
 
 import pandas as pd
 import streamlit as st
 
 from grader.problem import Kind, Problem
-from progress.mock_debrief import RECALL_RATINGS, Debrief, Outcome, Result, response_text
+from progress.mock_debrief import RECALL_RATINGS, Answer, Debrief, Outcome, Result, response_text
 from progress.mock_scorecard import item_verdict, minutes_seconds, result_word
 from progress.mock_session import MockSession
 from progress.mock_timer import format_remaining, remaining
 from ui import state_keys as keys
 from ui.context import now
-from ui.mock import exact_text
+from ui.mock import ProblemUnavailableError, exact_text
 from ui.render import show_derivation
 
 _ICONS = {
@@ -131,16 +131,72 @@ def items_table(result: Debrief, *, titles: Mapping[str, str]) -> pd.DataFrame:
     )
 
 
-def history_table(sessions: Sequence[MockSession], *, shown_at: Callable[[datetime], str]) -> pd.DataFrame:
-    """Finished mocks, newest first: when (as ``shown_at`` writes it), problems, minutes, the score."""
+def _score_text(session: MockSession, *, unavailable: bool) -> str:
+    score = session.mock.score
+    if unavailable:
+        return "unavailable" if score is None else f"{score:.0%} (unavailable)"
+    return "to self-rate" if score is None else f"{score:.0%}"
+
+
+def history_table(
+    sessions: Sequence[MockSession],
+    *,
+    shown_at: Callable[[datetime], str],
+    unavailable: Set[int] = frozenset(),
+) -> pd.DataFrame:
+    """Finished mocks, newest first: when (as ``shown_at`` writes it), problems, minutes, the score.
+
+    A mock in ``unavailable`` (its problems can no longer be generated) says so beside its score.
+    """
     return pd.DataFrame(
         {
             "mock": [f"#{s.id}" for s in sessions],
             "started": [shown_at(s.mock.started_at) for s in sessions],
             "problems": [len(s.problems) for s in sessions],
             "minutes": [round(s.config.duration_s / 60, 2) for s in sessions],
-            "score": ["to self-rate" if s.mock.score is None else f"{s.mock.score:.0%}" for s in sessions],
+            "score": [_score_text(s, unavailable=s.id in unavailable) for s in sessions],
         }
+    )
+
+
+def unavailable_problem(error: ProblemUnavailableError) -> None:
+    """A running mock's problem that cannot be shown: say why; the other problems go on."""
+    st.warning(
+        f"Problem {error.position + 1} can no longer be shown ({error.reason}). It counts as unanswered; "
+        "move on with **Next**.",
+        icon=":material/block:",
+    )
+
+
+def unavailable_debrief(
+    session: MockSession, stored: Mapping[int, Answer], error: ProblemUnavailableError
+) -> None:
+    """What is stored of a mock whose problems can no longer be generated: score, scorecard, answers."""
+    st.warning(
+        f"Mock #{session.id} can no longer be regenerated: {error}. What was stored is below; nothing "
+        "was changed or lost. Putting its bank folder back brings the full debrief back.",
+        icon=":material/block:",
+    )
+    score = session.mock.score
+    st.metric("Score", "not settled" if score is None else f"{score:.0%}")
+    if session.mock.scorecard:
+        st.markdown(session.mock.scorecard)
+        return
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "problem": [f"{p + 1}. {ref.template_id}" for p, ref in enumerate(session.problems)],
+                "your answer": [
+                    stored[p].response if p in stored else "" for p in range(len(session.problems))
+                ],
+                "time spent": [
+                    minutes_seconds(stored[p].time_spent_s) if p in stored else ""
+                    for p in range(len(session.problems))
+                ],
+            }
+        ),
+        hide_index=True,
+        width="stretch",
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import zip_longest
@@ -18,17 +18,21 @@ from grader import ExplanationRecord, Verdict, VerdictStatus, grade
 from grader.problem import Kind, Problem
 from progress import Attempt, Mode, Store
 from progress.scheduling import rating_for_answer, review
-from question_bank import Bank, generate
+from question_bank import Bank
+from question_bank.generation_checks import generate_checked
 
 
-def queue_order(bank: Bank) -> list[tuple[str, str]]:
+def queue_order(bank: Bank, *, skip: Collection[str] = ()) -> list[tuple[str, str]]:
     """(template id, checklist item) pairs in the order new cards are introduced.
 
     Easiest first, and within a difficulty one item after another, so the first days touch every
-    checklist item instead of exhausting one.
+    checklist item instead of exhausting one. Scenarios are cards like any template. Templates in
+    ``skip`` (they failed to generate in this session) are left out.
     """
     by_level: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for template in bank.templates:
+    for template in [*bank.templates, *bank.scenarios]:
+        if template.id in skip:
+            continue
         by_level[template.difficulty][template.checklist].append(template.id)
     order: list[tuple[str, str]] = []
     for level in sorted(by_level):
@@ -39,10 +43,13 @@ def queue_order(bank: Bank) -> list[tuple[str, str]]:
     return order
 
 
-def extra_template_id(bank: Bank, *, seed: int, checklist_item: str | None = None) -> str:
+def extra_template_id(
+    bank: Bank, *, seed: int, checklist_item: str | None = None, skip: Collection[str] = ()
+) -> str:
     """A template for practice outside the schedule, drawn with ``seed`` (optionally from one item)."""
-    ids = [t.id for t in bank.templates if checklist_item is None or t.checklist == checklist_item]
-    return random.Random(seed).choice(ids or [t.id for t in bank.templates])
+    usable = [t for t in bank.templates if t.id not in skip] or bank.templates
+    ids = [t.id for t in usable if checklist_item is None or t.checklist == checklist_item]
+    return random.Random(seed).choice(ids or [t.id for t in usable])
 
 
 @dataclass(frozen=True)
@@ -73,8 +80,32 @@ class Current:
 
 
 def problem_for(bank: Bank, current: Current) -> Problem:
-    """Regenerate the problem on screen from its template and seed."""
-    return generate(bank.get(current.template_id), current.seed)
+    """Regenerate the problem on screen from its template and seed.
+
+    ``KeyError`` when the template left the bank; ``GenerationError`` when this draw fails or its
+    answer is unusable (not finite, say), so the page can skip it with a note.
+    """
+    return generate_checked(bank.get(current.template_id), current.seed)
+
+
+def practice_attempt(
+    problem: Problem, verdict: Verdict, response: str, *, now: datetime, duration_s: float
+) -> Attempt:
+    """The attempt a graded practice answer stores (under the problem's template and checklist item)."""
+    return Attempt(
+        created_at=now,
+        template_id=problem.template_id,
+        checklist_item=problem.checklist_item,
+        seed=problem.seed,
+        params=problem.params,
+        response=response,
+        value=verdict.value,
+        status=verdict.status.value,
+        score=verdict.score,
+        diagnosis=verdict.diagnosis,
+        mode=Mode.PRACTICE,
+        duration_s=duration_s,
+    )
 
 
 def submit(
@@ -96,23 +127,10 @@ def submit(
     if verdict.status is VerdictStatus.UNPARSABLE:
         return verdict
     duration_s = max(0.0, (now - current.started_at).total_seconds())
-    attempt = Attempt(
-        created_at=now,
-        template_id=problem.template_id,
-        checklist_item=problem.checklist_item,
-        seed=problem.seed,
-        params=problem.params,
-        response=response,
-        value=verdict.value,
-        status=verdict.status.value,
-        score=verdict.score,
-        diagnosis=verdict.diagnosis,
-        mode=Mode.PRACTICE,
-        duration_s=duration_s,
-        explanation=explanation.to_dict() if explanation is not None else None,
-    )
+    attempt = practice_attempt(problem, verdict, response, now=now, duration_s=duration_s)
     if explanation is not None:
-        attempt = replace(attempt, score=explanation.score)
+        # The typed explanation goes with the attempt, and its points made are the attempt's score.
+        attempt = replace(attempt, score=explanation.score, explanation=explanation.to_dict())
     if not current.scheduled:
         store.record_attempt(attempt)
         return verdict

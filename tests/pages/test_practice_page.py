@@ -152,7 +152,7 @@ def test_roofline_is_drawn_under_a_roofline_question(tmp_path: Path, bank: Bank)
     assert any("roofline of the" in md.value for md in at.markdown)
 
 
-def test_a_broken_user_bank_is_named_and_progress_is_untouched(
+def test_a_broken_user_bank_is_named_left_out_and_progress_is_untouched(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "bank"
@@ -163,8 +163,11 @@ def test_a_broken_user_bank_is_named_and_progress_is_untouched(
     store.save_settings(Settings(daily_new_limit=3))
     at = _page(tmp_path / "p.db")
     assert not at.exception
-    [error] = at.error
-    assert "mine.yaml" in error.value and "could not be loaded" in error.value
+    assert not at.error
+    [note] = at.expander
+    assert "left out, the rest of the bank works" in note.label
+    assert any("mine.yaml" in block.value for block in at.code)
+    assert at.session_state[keys.PRACTICE_CURRENT]["template_id"] != "mine"  # practice goes on
     assert store.settings().daily_new_limit == 3
 
 
@@ -186,3 +189,15 @@ def test_the_roofline_labels_its_points_marks_the_ridge_and_needs_no_legend(
                 assert channel.get("legend", "shown") is None, "a legend squeezes the plot on a phone"
     ticks = spec["layer"][0]["encoding"]["y"]["axis"]["values"]
     assert [round(b / a) for a, b in itertools.pairwise(ticks)] == [10] * (len(ticks) - 1)
+
+@pytest.mark.parametrize(("item", "scope"), [("fusion", "Operator fusion"), (None, "all ten items")])
+def test_sidebar_offers_the_anki_deck_of_the_filtered_item(
+    tmp_path: Path, item: str | None, scope: str
+) -> None:
+    at = AppTest.from_file("../../pages/practice.py", default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "progress.db")
+    at.session_state[keys.PRACTICE_FILTER_ITEM] = item
+    at.run()
+    assert not at.exception
+    (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(keys.PRACTICE_ANKI_DOWNLOAD)]
+    assert button.proto.label == f"Anki deck: {scope}"

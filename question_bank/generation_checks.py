@@ -1,0 +1,140 @@
+"""Checks that a template's draws make usable problems: one set, run by ``validate`` and by the app.
+
+Usable means: it generates, a numeric answer is a finite positive number in its unit's dimension, and
+a recall problem's rubrics find its own model answer and nothing in off-topic prose.
+
+A template can pass the schema and still fail for some seeds: a draw that divides by zero, an answer
+that overflows to infinity, a ``require`` list no draw meets. :func:`sweep_issues` generates each
+template for many seeds and reports the first failure; :func:`usable_bank` loads a bank the way the
+app does, refusing (by name) every template ``validate`` would refuse and keeping the rest; and
+:func:`generate_checked` is what the pages call, so a failure that slipped through every sweep is
+a :class:`GenerationError` the page skips with a note, never a traceback.
+
+Seeds: a user template is generated for :data:`SWEEP_SEEDS` (700 seeds, so a template failing on
+0.7 % of its draws is caught with 99 % certainty: 0.993^700 < 0.01); a shipped template for
+:data:`SMOKE_SEEDS` only, since the test suite already sweeps it with every check on every seed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from grader.problem import Kind, Problem
+from grader.units import dimension_name, dimensionality
+from question_bank.bank import Bank, load_bank
+from question_bank.errors import BankError, BankIssue, GenerationError
+from question_bank.generation import generate
+from question_bank.rubric_check import explanation_issue
+from question_bank.scenarios import generate_scenario
+from question_bank.schema import ScenarioTemplate, Template
+
+#: Seeds every shipped template is generated with, at load and by ``validate``.
+SMOKE_SEEDS = range(20)
+#: Seeds every user template is generated with: enough to catch a 0.7 % failure rate (see above).
+SWEEP_SEEDS = range(700)
+
+
+def problem_issue(problem: Problem) -> tuple[str, str] | None:
+    """What makes a generated problem unusable (message, hint), or None."""
+    if problem.kind is not Kind.NUMERIC:
+        return None
+    answer = problem.answer
+    if answer is None or not math.isfinite(answer):
+        return f"the answer is {answer}, not a finite number", "keep the params in a range the call can take"
+    if not answer > 0:
+        hint = "filter the presets or add a require entry so every draw makes sense"
+        return f"the answer is {answer}, not a positive number", hint
+    si_unit = problem.derivation[-1].unit if problem.derivation else None
+    if si_unit is not None and dimensionality(si_unit) != dimensionality(problem.unit):
+        shown = dimension_name(problem.unit)
+        message = f"the answer is {dimension_name(si_unit)} ({si_unit}) but unit {problem.unit!r} is {shown}"
+        return message, f"a unit of the same kind as {si_unit}"
+    return None
+
+
+def generate_checked(template: Template, seed: int) -> Problem:
+    """The problem ``template`` makes for ``seed``; :class:`GenerationError` when it fails or is unusable."""
+    try:
+        problem = generate(template, seed)
+    except GenerationError:
+        raise
+    except Exception as exc:  # a user's template can reach any error in an estimator call
+        raise GenerationError(f"template {template.id!r}, seed {seed}: {type(exc).__name__}: {exc}") from exc
+    issue = problem_issue(problem)
+    if issue is not None:
+        raise GenerationError(f"template {template.id!r}, seed {seed}: {issue[0]}")
+    return problem
+
+
+def seeds_for(bank: Bank, template: Template) -> Sequence[int]:
+    """The seeds a template is checked with: a few for a shipped one, the full sweep for a user's."""
+    return SMOKE_SEEDS if template.id in bank.shipped else SWEEP_SEEDS
+
+
+def sweep_issues(bank: Bank, templates: Iterable[Template] | None = None) -> list[BankIssue]:
+    """One issue per template (of ``bank``, or only ``templates``) that fails for any of its seeds."""
+    issues: list[BankIssue] = []
+    for template in bank.templates if templates is None else templates:
+        for seed in seeds_for(bank, template):
+            try:
+                problem = generate(template, seed)
+            except Exception as exc:  # reported as the template's issue, whatever the call raised
+                found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
+            else:
+                # A recall's rubrics do not depend on the draw: the first seeds check them enough.
+                found = problem_issue(problem) or (
+                    explanation_issue(problem) if seed in SMOKE_SEEDS else None
+                )
+            if found is not None:
+                file, line = bank.sources[template.id]
+                field = "key_points" if template.kind == "recall" else "answer"
+                issues.append(BankIssue(file, line, template.id, field, f"seed {seed}: {found[0]}", found[1]))
+                break
+    if templates is None:
+        issues += [issue for scenario in bank.scenarios if (issue := scenario_issue(bank, scenario))]
+    return issues
+
+
+def scenario_issue(bank: Bank, scenario: ScenarioTemplate) -> BankIssue | None:
+    """The first failing step of the first failing seed of ``scenario``, as an issue, or None."""
+    file, line = bank.sources[scenario.id]
+    seeds = SMOKE_SEEDS if scenario.id in bank.shipped else SWEEP_SEEDS
+    for seed in seeds:
+        try:
+            steps = generate_scenario(scenario, seed).steps
+        except Exception as exc:  # reported as the scenario's issue, whatever the call raised
+            message = f"seed {seed}: generation failed: {type(exc).__name__}: {exc}"
+            return BankIssue(file, line, scenario.id, "steps", message, "check the params and bindings")
+        for index, step in enumerate(steps):
+            found = problem_issue(step) or (explanation_issue(step) if seed in SMOKE_SEEDS else None)
+            if found is not None:
+                field = f"steps.{index}." + ("key_points" if step.kind is Kind.RECALL else "answer")
+                message = f"seed {seed}: step {step.step}: {found[0]}"
+                return BankIssue(file, line, scenario.id, field, message, found[1])
+    return None
+
+
+def usable_bank(extra_dirs: Iterable[str | os.PathLike[str]] = ()) -> Bank:
+    """The bank as the app uses it: what ``validate`` refuses is left out and listed in ``refused``.
+
+    A broken file or template costs only itself: the rest of the bank stays usable.
+    """
+    try:
+        bank = load_bank(extra_dirs)
+    except BankError as exc:
+        if exc.partial is None:
+            raise
+        bank, refused = exc.partial, list(exc.issues)
+    else:
+        refused = []
+    failing = sweep_issues(bank)
+    if not failing and not refused:
+        return bank
+    dropped = {issue.template_id for issue in failing}
+    kept = [template for template in bank.templates if template.id not in dropped]
+    scenarios = [scenario for scenario in bank.scenarios if scenario.id not in dropped]
+    sources = {tid: where for tid, where in bank.sources.items() if tid not in dropped}
+    return replace(bank, templates=kept, scenarios=scenarios, sources=sources, refused=(*refused, *failing))
