@@ -125,6 +125,8 @@ MOCK_START_AFRESH = "mock_start_afresh"
 # Its "practise this item" buttons set PRACTICE_FILTER_ITEM (above) to a checklist id, then switch page.
 READY_INTERVIEW_DATE = "ready_interview_date"
 READY_MINUTES_PER_DAY = "ready_minutes_per_day"
+READY_DAILY_NEW_LIMIT = "ready_daily_new_limit"
+READY_DESIRED_RETENTION = "ready_desired_retention"
 READY_SAVE_SETTINGS = "ready_save_settings"
 #: Prefix of the per-item practice buttons: ready_practice_<checklist id>.
 READY_PRACTICE_PREFIX = "ready_practice_"
