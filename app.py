@@ -15,6 +15,7 @@ _PAGES = (
     ("pages/mock_interview.py", "Mock interview", ":material/timer:"),
     ("pages/readiness.py", "Readiness", ":material/checklist:"),
     ("pages/gpu_checks.py", "GPU checks", ":material/speed:"),
+    ("pages/cheat_sheet.py", "Cheat sheet", ":material/description:"),
 )
 
 st.set_page_config(page_title="Roofline Drill", page_icon=":material/speed:", layout="wide")
