@@ -156,9 +156,9 @@ def test_a_one_token_answer_is_its_prefill() -> None:
 
 
 def test_scaling_book_llama2_13b_kv_passes_the_weights_at_batch_4_and_8k() -> None:
-    # The book's LLaMA 2-13B: 26 GB of bf16 weights, 6.7 GB of KV per 8192-token sequence. A decode
-    # step at batch 4 and 8192 tokens reads more KV (26.8 GB) than weights: the crossover context
-    # is 26e9 / (4 · 819,200) = 7,935 tokens, and 31,738 at batch 1.
+    # The book's LLaMA 2-13B: 26 GB of bf16 weights, 6.7 GB of KV per 8192-token sequence, and "Just 4
+    # of these exceed the memory usage of our parameters!" So at batch 4 the crossover context is
+    # below 8192: 26e9 / (4 · 819,200) = 7,935 tokens (31,738 at batch 1).
     weights = est.weight_bytes(n_params=13e9, bytes_per_param=2)
     at_4 = est.kv_weight_crossover_context(
         weight_bytes=weights, kv_bytes_per_token=LLAMA2_13B_KV, batch_size=4
