@@ -27,7 +27,7 @@ from question_bank import load_checklist
 from ui import cached
 from ui import readiness_charts as charts
 from ui import state_keys as keys
-from ui.context import db_path, now
+from ui.context import db_path, now, user_zone
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
 
@@ -165,29 +165,29 @@ per_item, accuracy, calendar, mocks, timing = st.tabs(
     ["Readiness per item", "Accuracy", "Reviews", "Mock scores", "Time per answer"]
 )
 with per_item:
-    st.altair_chart(charts.readiness_per_item(overall.items, titles), width="stretch")
+    st.vega_lite_chart(charts.readiness_per_item(overall.items, titles), width="stretch")
 with accuracy:
     if snapshot.daily_accuracy:
-        st.altair_chart(charts.accuracy_over_time(snapshot.daily_accuracy), width="stretch")
+        st.vega_lite_chart(charts.accuracy_over_time(snapshot.daily_accuracy), width="stretch")
     else:
         st.info("Your daily accuracy appears here once you have answered problems in Practice.")
 with calendar:
     if snapshot.reviews_per_day:
-        st.altair_chart(
-            charts.review_calendar(snapshot.reviews_per_day, today=moment.date()), width="stretch"
+        st.vega_lite_chart(
+            charts.review_calendar(snapshot.reviews_per_day, today=moment.date()), width="content"
         )
     else:
         st.info("A calendar of your spaced-repetition reviews fills in as you work through the daily queue.")
 with mocks:
     if snapshot.mock_scores:
-        st.altair_chart(charts.mock_scores(snapshot.mock_scores), width="stretch")
+        st.vega_lite_chart(charts.mock_scores(snapshot.mock_scores, zone=user_zone()), width="stretch")
     else:
         st.info(
             "No finished mock interview yet. Take one on the Mock interview page to see your scores here."
         )
 with timing:
     if any(item.seconds_per_answer is not None for item in overall.items):
-        st.altair_chart(charts.time_per_answer(overall.items, titles), width="stretch")
+        st.vega_lite_chart(charts.time_per_answer(overall.items, titles), width="stretch")
     else:
         st.info(
             f"Seconds per answer, item by item, against a {DEFAULT_RULE.target_seconds_per_answer:.0f} s "
