@@ -98,6 +98,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX attempts_day_item_cover ON attempts (day, checklist_item, mode, score, duration_s)",
         ),
     ),
+    Migration(
+        version=3,
+        description="typed explanations of recall answers: what was written, detected and overruled",
+        statements=(
+            # JSON text (grader.ExplanationRecord.to_dict); NULL for every other answer.
+            "ALTER TABLE attempts ADD COLUMN explanation TEXT",
+            "ALTER TABLE mock_answers ADD COLUMN explanation TEXT",
+        ),
+    ),
 )
 
 #: The schema version this code writes and understands.

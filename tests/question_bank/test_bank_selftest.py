@@ -3,10 +3,13 @@
 For each seed the problem is generated once and then: no placeholder is left unfilled; a numeric
 answer is a positive finite number in the dimension of its display unit; the exact answer and
 the answer rounded to 3 significant figures (in the display unit) grade correct; every declared
-slip grades incorrect and is diagnosed by its own name; a choice problem has exactly one correct
-option and only that option grades correct; a recall problem takes a self-rating. Across the
-seeds, the prompts differ visibly. Every step of every scenario passes the same checks, and a
-wrong answer to a step, carried through, makes each later step built on it grade correct.
+slip grades incorrect and is diagnosed by its own name; answers 3 %, 8 %, 12 % and 20 % off
+the exact value (above on even seeds, below on odd ones) get no slip that cannot apply to the
+quantity (a binary prefix only where data is counted; no factor of 2, 8 or 1000); a choice
+problem has exactly one correct option and only that option grades correct; a recall problem
+takes a self-rating. Across the seeds, the prompts differ visibly. Every step of every scenario
+passes the same checks, and a wrong answer to a step, carried through, makes each later step
+built on it grade correct.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import math
 import pytest
 
 from grader import Kind, Problem, VerdictStatus, grade
+from grader.diagnosis import CLOSE, generic_slip_names
 from grader.follow_through import ScenarioProblem, carried_problem, grade_step
 from grader.units import dimensionality, format_quantity
 from question_bank import Template, generate, load_bank
@@ -37,6 +41,8 @@ SEEDS = range(200)
 #: Follow-through is checked on every 4th seed (50 draws): it grades each step once per earlier step.
 FOLLOW_THROUGH_EVERY = 4
 BANK = load_bank(include_shipped=True)
+NEAR_MISSES = (0.03, 0.08, 0.12, 0.20)
+BINARY_PREFIX_SLIPS = frozenset(name for name in generic_slip_names() if "-for-" in name)
 
 
 def _variety(template: Template | ScenarioTemplate) -> int:
@@ -58,6 +64,19 @@ def _variety(template: Template | ScenarioTemplate) -> int:
     return count
 
 
+def _check_near_misses(problem: Problem) -> None:
+    assert problem.answer is not None
+    sign = 1 if problem.seed % 2 == 0 else -1
+    is_data = "[information]" in dimensionality(problem.unit)
+    declared = {slip.name for slip in problem.slips}
+    can_apply = declared | {CLOSE} | (BINARY_PREFIX_SLIPS if is_data else set())
+    for offset in NEAR_MISSES:
+        response = format_quantity(problem.answer * (1 + sign * offset), problem.unit)
+        verdict = grade(problem, response)
+        if verdict.diagnosis is not None:
+            assert verdict.diagnosis in can_apply, (response, verdict.diagnosis, verdict.diagnosis_text)
+
+
 def _check_numeric(problem: Problem) -> None:
     answer, unit = problem.answer, problem.unit
     assert answer is not None and math.isfinite(answer) and answer > 0, answer
@@ -73,6 +92,7 @@ def _check_numeric(problem: Problem) -> None:
         verdict = grade(problem, response)
         assert verdict.status is VerdictStatus.INCORRECT, (slip.name, response, verdict.message)
         assert verdict.diagnosis == slip.name, (slip.name, response, verdict.diagnosis)
+    _check_near_misses(problem)
 
 
 def _check_choice(problem: Problem) -> None:
