@@ -38,7 +38,7 @@ from progress.mocks import (
     mock_in,
     rate_mock_answer,
     running_mock_in,
-    save_mock_answer_in,
+    save_mock_answer,
 )
 from progress.scheduling import rating_for_answer, rating_for_recall, review
 from progress.store import Store, insert_attempts
@@ -196,7 +196,7 @@ def submit(
             )
         if not 0 <= position < len(mock.problems):
             return Submission(False, Refusal.NO_SUCH_PROBLEM, f"This mock has no problem {position + 1}.")
-        save_mock_answer_in(conn, mock_id, position, response, as_utc(now), max(float(time_spent_s), 0.0))
+        save_mock_answer(conn, mock_id, position, response, as_utc(now), max(float(time_spent_s), 0.0))
     return Submission(True)
 
 

@@ -198,7 +198,7 @@ def list_mocks(store: Store, *, status: MockStatus | str | None = None) -> list[
 
 
 def save_mock_answer(
-    store: Store,
+    target: Store | sqlite3.Connection,
     mock_id: int,
     position: int,
     response: str,
@@ -206,22 +206,15 @@ def save_mock_answer(
     time_spent_s: float,
     self_rating: str | None = None,
 ) -> None:
-    """Store the answer at ``position``, replacing an earlier one there."""
-    with store.connect() as conn:
-        save_mock_answer_in(conn, mock_id, position, response, answered_at, time_spent_s, self_rating)
+    """Store the answer at ``position``, replacing an earlier one there.
 
-
-def save_mock_answer_in(
-    conn: sqlite3.Connection,
-    mock_id: int,
-    position: int,
-    response: str,
-    answered_at: datetime,
-    time_spent_s: float,
-    self_rating: str | None = None,
-) -> None:
-    """:func:`save_mock_answer` inside the caller's transaction."""
-    conn.execute(
+    ``target`` is a store (its own transaction) or a connection inside the caller's transaction.
+    """
+    if isinstance(target, Store):
+        with target.connect() as conn:
+            save_mock_answer(conn, mock_id, position, response, answered_at, time_spent_s, self_rating)
+        return
+    target.execute(
         "INSERT INTO mock_answers (mock_id, position, response, answered_at, time_spent_s, self_rating) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mock_id, position) DO UPDATE SET "
         "response = excluded.response, answered_at = excluded.answered_at, "
