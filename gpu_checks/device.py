@@ -6,12 +6,14 @@ Discovery imports torch; the helpers that read ``/proc`` and ``/sys`` do not. Si
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import platform
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from gpu_checks.errors import DeviceUnavailableError, PlanError
 from gpu_checks.presets import preset_id_for
@@ -155,10 +157,16 @@ def check_threads(threads: int, *, cpus: int | None = None) -> int:
     return threads
 
 
-def resolve_kind(requested: str | None) -> DeviceKind:
-    """The device kind to use: ``requested``, or the best available (CUDA, then MPS, then CPU)."""
-    import torch
+def _torch(torch_module: Any) -> Any:
+    return torch_module if torch_module is not None else importlib.import_module("torch")
 
+
+def resolve_kind(requested: str | None, *, torch_module: Any = None) -> DeviceKind:
+    """The device kind to use: ``requested``, or the best available (CUDA, then MPS, then CPU).
+
+    ``torch_module`` stands in for torch (tests describe a CUDA machine without one).
+    """
+    torch = _torch(torch_module)
     cuda = torch.cuda.is_available()
     mps = torch.backends.mps.is_available()
     if requested is None:
@@ -174,11 +182,16 @@ def resolve_kind(requested: str | None) -> DeviceKind:
     return kind
 
 
-def discover(requested: str | None = None, *, threads: int | None = None) -> DeviceInfo:
-    """Describe the requested device (default: the best available). ``threads`` sets the CPU count."""
-    import torch
+def discover(
+    requested: str | None = None, *, threads: int | None = None, torch_module: Any = None
+) -> DeviceInfo:
+    """Describe the requested device (default: the best available). ``threads`` sets the CPU count.
 
-    kind = resolve_kind(requested)
+    ``torch_module`` stands in for torch: only the attributes read here are needed (``cuda.*``,
+    ``backends.mps``, ``mps.*``, ``get_num_threads``, ``__version__``).
+    """
+    torch = _torch(torch_module)
+    kind = resolve_kind(requested, torch_module=torch)
     n_threads = check_threads(threads) if threads is not None else torch.get_num_threads()
     version = str(torch.__version__)
     if kind is DeviceKind.CUDA:

@@ -38,12 +38,17 @@ NAME_PATTERNS: tuple[tuple[str, str | None], ...] = (
 
 @dataclass(frozen=True)
 class SpecRoof(Record):
-    """The datasheet roof of a preset: dense bf16/fp16 FLOP/s and memory bandwidth in bytes/s."""
+    """The datasheet roof of a preset: dense bf16/fp16 FLOP/s and memory bandwidth in bytes/s.
+
+    ``peak_flops_vector`` is the fp32 peak without tensor cores (FLOP/s), where element-wise
+    kernels run; None when the preset does not give it.
+    """
 
     preset_id: str
     name: str
     peak_flops: float
     mem_bandwidth: float
+    peak_flops_vector: float | None = None
 
 
 def normalise_name(name: str) -> str:
@@ -82,4 +87,9 @@ def spec_roof(preset_id: str | None, *, hardware: Mapping[str, Any] | None = Non
         name=str(accelerator.name),
         peak_flops=float(accelerator.peak_flops),
         mem_bandwidth=float(accelerator.mem_bandwidth),
+        peak_flops_vector=_float_or_none(getattr(accelerator, "peak_flops_vector", None)),
     )
+
+
+def _float_or_none(value: Any) -> float | None:
+    return None if value is None else float(value)

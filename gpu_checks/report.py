@@ -36,6 +36,8 @@ class Comparison(Record):
     ``check_id`` is the checklist item it backs; ``basis`` says where the prediction comes from;
     ``steps`` is the estimator's worked derivation of it. ``predicted`` is None when the inputs
     it needs were not measured (or no preset matched); ``measured`` None when it was not reached.
+    ``depends`` names the measured figures both rest on (keys of ``gpu_checks.reliability.assess``),
+    so a comparison inherits their doubts.
     """
 
     check_id: str
@@ -45,6 +47,7 @@ class Comparison(Record):
     measured: float | None
     basis: str
     steps: tuple[Step, ...] = ()
+    depends: tuple[str, ...] = ()
 
     @property
     def ratio(self) -> float | None:
@@ -93,6 +96,12 @@ class RunReport(Record):
         """Best measured matmul FLOP/s over every dtype."""
         peaks = self.matmul.peak_flops_by_dtype if self.matmul else {}
         return max(peaks.values()) if peaks else None
+
+    @property
+    def best_dtype(self) -> str | None:
+        """The dtype of the best measured matmul peak (the one :attr:`peak_flops` reports)."""
+        peaks = self.matmul.peak_flops_by_dtype if self.matmul else {}
+        return max(peaks, key=peaks.__getitem__) if peaks else None
 
     @property
     def primary_decode(self) -> DecodeResult | None:
@@ -156,6 +165,7 @@ class RunReport(Record):
                     measured,
                     basis,
                     steps,
+                    depends=("bandwidth", f"matmul:{self.best_dtype}"),
                 )
             )
         if spec and bandwidth:
@@ -167,6 +177,7 @@ class RunReport(Record):
                     spec.mem_bandwidth,
                     bandwidth,
                     f"{spec.name} datasheet",
+                    depends=("bandwidth",),
                 )
             )
         peaks = self.matmul.peak_flops_by_dtype if self.matmul else {}
@@ -180,6 +191,7 @@ class RunReport(Record):
                     spec.peak_flops,
                     peaks[spec_dtype],
                     f"{spec.name} datasheet (dense bf16/fp16)",
+                    depends=(f"matmul:{spec_dtype}",),
                 )
             )
         return rows
@@ -201,6 +213,7 @@ class RunReport(Record):
                 self.overhead.knee_bytes_measured,
                 "measured overhead floor × measured bandwidth",
                 steps,
+                depends=("overhead-knee", "bandwidth"),
             )
         ]
 
@@ -224,6 +237,7 @@ class RunReport(Record):
                 self.fusion.time_ratio,
                 f"bytes ratio of the chain (fused with {self.fusion.fused_with})",
                 tuple(steps),
+                depends=("fusion",),
             )
         ]
         unfused = self.fusion.samples[0]
@@ -244,6 +258,27 @@ class RunReport(Record):
                     unfused.flops_per_s,
                     "roofline at its intensity, measured roofs",
                     steps,
+                    depends=("fusion", "bandwidth", "matmul:float32"),
+                )
+            )
+        vector = self.spec.peak_flops_vector if self.spec else None
+        if self.spec and vector and unfused.arithmetic_intensity:
+            predicted, steps = _predict(
+                estimator.attainable_flops,
+                arithmetic_intensity=unfused.arithmetic_intensity,
+                peak_flops=vector,
+                mem_bandwidth=self.spec.mem_bandwidth,
+            )
+            rows.append(
+                Comparison(
+                    "arithmetic-intensity",
+                    "Element-wise op FLOP/s against the datasheet",
+                    "FLOP/s",
+                    predicted,
+                    unfused.flops_per_s,
+                    f"{self.spec.name} datasheet: fp32 vector (non-tensor) peak and bandwidth",
+                    steps,
+                    depends=("fusion",),
                 )
             )
         return rows
@@ -275,6 +310,7 @@ class RunReport(Record):
                 decode.knee_measured,
                 f"measured {decode.dtype} matmul peak and bandwidth",
                 knee_steps,
+                depends=(f"decode-knee:{decode.dtype}", "bandwidth", f"matmul:{decode.dtype}"),
             )
         )
         if peak and bandwidth:
@@ -295,6 +331,7 @@ class RunReport(Record):
                     first.seconds,
                     f"reading {decode.weight_bytes / 2**20:,.0f} MiB of weights",
                     steps,
+                    depends=(f"decode:{decode.dtype}", "bandwidth"),
                 )
             )
             intensity = first.arithmetic_intensity or 0.0
@@ -313,6 +350,7 @@ class RunReport(Record):
                     first.flops_per_s,
                     "roofline at its intensity, measured roofs",
                     steps,
+                    depends=(f"decode:{decode.dtype}", "bandwidth", f"matmul:{decode.dtype}"),
                 )
             )
         return rows

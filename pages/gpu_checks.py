@@ -3,42 +3,24 @@
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from gpu_checks import (
     FULL,
     QUICK,
-    DeviceInfo,
     GpuChecksError,
     Plan,
     RunHandle,
     Runner,
-    RunReport,
     history_path_for,
     load_history,
     spec_roof,
 )
-from gpu_checks.table import comparison_rows, format_si, history_rows, roofline_points, sample_rows, to_csv
+from gpu_checks.table import history_rows
+from question_bank import load_checklist
 from ui import state_keys as keys
 from ui.context import db_path, init_session
-from ui.roofline_chart import roofline_chart
+from ui.gpu_checks_view import device_card, show_report
 from ui.shell import open_inside_app
-
-PRACTICE_PAGE = "pages/practice.py"
-
-
-def _device_card(info: DeviceInfo, spec_name: str | None) -> None:
-    with st.container(border=True):
-        st.markdown(f"**{info.name}** · `{info.torch_device}` · torch {info.torch_version}")
-        cols = st.columns(4)
-        cols[0].metric("Memory", format_si(info.memory_bytes, "B"))
-        cols[1].metric("Free now", format_si(info.free_memory_bytes, "B"))
-        cols[2].metric("Last-level cache", format_si(info.llc_bytes, "B"), help=info.llc_source)
-        cols[3].metric("CPU threads", info.threads)
-        st.caption(
-            f"Fast matmul dtypes: {', '.join(info.fast_dtypes)}. "
-            + (f"Spec roof: {spec_name}." if spec_name else "No preset matches this device: measured only.")
-        )
 
 
 def _start(runner: Runner, plan: Plan, device: str) -> None:
@@ -48,7 +30,6 @@ def _start(runner: Runner, plan: Plan, device: str) -> None:
         st.error(str(exc))
         return
     st.session_state[keys.GPU_HANDLE] = handle
-    st.session_state.pop(keys.GPU_HISTORY_PICK, None)  # show the new run once it lands
     st.rerun()
 
 
@@ -59,99 +40,18 @@ def _progress(handle: RunHandle) -> None:
         st.rerun()
 
 
-def _practice_links(check_ids: list[str]) -> None:
-    st.caption("Practise the checklist item a row backs:")
-    per_row = 3
-    for start in range(0, len(check_ids), per_row):
-        row = check_ids[start : start + per_row]
-        for col, check_id in zip(st.columns(per_row), row, strict=False):
-            _practice_button(col, check_id)
-
-
-def _practice_button(col: DeltaGenerator, check_id: str) -> None:
-    if col.button(
-        check_id, key=keys.GPU_PRACTICE_PREFIX + check_id, icon=":material/school:", width="stretch"
-    ):
-        st.session_state[keys.PRACTICE_FILTER_ITEM] = check_id
-        st.switch_page(PRACTICE_PAGE)
-
-
-def _show(report: RunReport) -> None:
-    summary = report.summary()
-    peaks = summary["matmul_peak_flops"]
-    cols = st.columns([1.0, 1.4, 1.0, 1.0])
-    cols[0].metric("Memory bandwidth", format_si(summary["mem_bandwidth_bytes_per_s"], "B/s"))
-    cols[1].metric("Best matmul", format_si(max(peaks.values()) if peaks else None, "FLOP/s"))
-    cols[2].metric("Overhead per op", format_si(summary["overhead_s_per_op"], "s"))
-    cols[3].metric(
-        "Decode knee (batch)",
-        format_si(summary["decode_knee_batch_measured"], ""),
-        help=f"predicted {format_si(summary['decode_knee_batch_predicted'], '')}",
-    )
-    for probe, error in report.errors.items():
-        st.error(f"{probe}: {error}")
-    if report.stopped:
-        st.warning("This run was stopped: only the probes that finished are shown.")
-    if report.peak_flops and report.mem_bandwidth:
-        st.subheader("Roofline")
-        spec = report.spec
-        st.altair_chart(
-            roofline_chart(
-                peak_flops=report.peak_flops,
-                mem_bandwidth=report.mem_bandwidth,
-                points=roofline_points(report),
-                spec_peak_flops=spec.peak_flops if spec else None,
-                spec_mem_bandwidth=spec.mem_bandwidth if spec else None,
-            ),
-            width="stretch",
-        )
-    st.subheader("Predicted vs measured")
-    comparisons = comparison_rows(report)
-    st.dataframe(
-        [
-            {
-                "checklist item": row["checklist_item"],
-                "quantity": row["quantity"],
-                "predicted": row["predicted_text"],
-                "measured": row["measured_text"],
-                "measured / predicted": None if row["ratio"] is None else round(row["ratio"], 2),
-                "prediction from": row["basis"],
-            }
-            for row in comparisons
-        ],
-        hide_index=True,
-    )
-    _practice_links(sorted({row["checklist_item"] for row in comparisons}))
-    st.subheader("Measurements")
-    samples = sample_rows(report)
-    noisy = sum(1 for row in samples if row["noisy"])
-    if noisy:
-        st.caption(f"{noisy} of {len(samples)} measurements are noisy (spread above 10 % of the median).")
-    st.dataframe(samples, hide_index=True)
-    stamp = report.started_at[:19].replace(":", "-")
-    downloads = (
-        ("Download measurements (CSV)", samples, "gpu-checks", keys.GPU_CSV_SAMPLES),
-        (
-            "Download predicted vs measured (CSV)",
-            comparisons,
-            "gpu-checks-comparisons",
-            keys.GPU_CSV_COMPARISONS,
-        ),
-    )
-    for col, (label, rows, stem, key) in zip(st.columns(2), downloads, strict=True):
-        col.download_button(label, to_csv(rows), file_name=f"{stem}-{stamp}.csv", mime="text/csv", key=key)
-
-
 open_inside_app("pages/gpu_checks.py")
 init_session()
 if keys.GPU_RUNNER not in st.session_state:
     st.session_state[keys.GPU_RUNNER] = Runner()
 runner: Runner = st.session_state[keys.GPU_RUNNER]
+titles = {item.id: item.title for item in load_checklist()}
 
 st.title("GPU checks")
 st.caption(
     "Micro-timings on this machine that back the napkin math: memory bandwidth, the matmul roofline, the "
-    "per-op overhead floor, fusion and the decode batch knee. Quick takes about 20 s; Full a few minutes."
+    "per-op overhead floor, fusion and the decode batch knee. Quick takes about 25 s on two CPU cores; "
+    "Full a few minutes."
 )
 device = st.selectbox("Device", runner.available_devices(), key=keys.GPU_DEVICE)
 try:
@@ -159,12 +59,14 @@ try:
 except GpuChecksError as exc:
     st.error(str(exc))
     st.stop()
-handle: RunHandle | None = st.session_state.get(keys.GPU_HANDLE)
-running = handle is not None and not handle.done
+mine: RunHandle | None = st.session_state.get(keys.GPU_HANDLE)
+# A run started in another tab (even one since closed) shows here too, and can be stopped here.
+current = mine if mine is not None and not mine.done else runner.active()
+running = current is not None
 history = load_history(history_path_for(db_path()))
 past = history.for_device(info.fingerprint)
 spec = spec_roof(info.preset_id)
-_device_card(info, spec.name if spec else None)
+device_card(info, spec.name if spec else None)
 
 cols = st.columns(3)
 if cols[0].button("Quick run", key=keys.GPU_QUICK, disabled=running, icon=":material/bolt:"):
@@ -172,25 +74,48 @@ if cols[0].button("Quick run", key=keys.GPU_QUICK, disabled=running, icon=":mate
 if cols[1].button("Full run", key=keys.GPU_FULL, disabled=running, icon=":material/speed:"):
     _start(runner, FULL, device)
 cols[2].button(
-    "Stop", key=keys.GPU_STOP, disabled=not running, on_click=handle.request_stop if handle else None
+    "Stop",
+    key=keys.GPU_STOP,
+    disabled=not running,
+    on_click=current.request_stop if current else None,
+    icon=":material/stop:",
 )
-if handle is not None and running:
-    _progress(handle)
-if handle is not None and handle.done and handle.error:
-    st.error(f"The run failed: {handle.error}")
+if current is not None:
+    if current is not mine:
+        st.info("A run started in another tab is in progress on this server; you can stop it here.")
+    _progress(current)
+if mine is not None and mine.done and mine.error:
+    st.error(f"The run failed: {mine.error}")
 
+landed = mine.report if mine is not None and mine.done else None
 if not past:
-    if handle is not None and handle.report is not None:
-        _show(handle.report)
+    if landed is not None:
+        show_report(landed, titles=titles)
     elif not running:
         st.info("No runs on this device yet: start a Quick run.")
     st.stop()
 if history.skipped:
     st.caption(f"{history.skipped} unreadable lines in the history file were skipped.")
-labels = [f"{r.started_at[:19].replace('T', ' ')} UTC · {r.plan}" for r in past]
+by_start = {report.started_at: report for report in past}
+if (
+    landed is not None
+    and landed.started_at in by_start
+    and st.session_state.get(keys.GPU_LANDED) != (landed.started_at)
+):
+    # A run of this session has just landed: show it, whichever run was picked before.
+    st.session_state[keys.GPU_LANDED] = landed.started_at
+    st.session_state[keys.GPU_HISTORY_PICK] = landed.started_at
+if st.session_state.get(keys.GPU_HISTORY_PICK) not in by_start:
+    st.session_state.pop(keys.GPU_HISTORY_PICK, None)
 picked = st.selectbox(
-    "Run to show", range(len(past) - 1, -1, -1), format_func=labels.__getitem__, key=keys.GPU_HISTORY_PICK
+    "Run to show",
+    list(reversed(by_start)),
+    format_func=lambda started: (
+        f"{started[:19].replace('T', ' ')} UTC · {by_start[started].plan}"
+        + (" · stopped" if by_start[started].stopped else "")
+    ),
+    key=keys.GPU_HISTORY_PICK,
 )
-_show(past[picked])
+show_report(by_start[picked], titles=titles)
 with st.expander(f"All runs on this device ({len(past)})"):
     st.dataframe(history_rows(reversed(past)), hide_index=True)

@@ -389,6 +389,7 @@ def _debrief(session: MockSession) -> None:
         file_name=f"roofline-drill-mock-{session.id}.md",
         mime="text/markdown",
         key=keys.MOCK_DOWNLOAD,
+        on_click="ignore",  # nothing to redraw; a rerun would only race the download
     )
     st.button("New mock", key=keys.MOCK_NEW, on_click=_detach)
 

@@ -204,8 +204,35 @@ minutes = int(
         key=keys.READY_MINUTES_PER_DAY,
     )
 )
+new_col, retention_col = st.columns(2)
+new_limit = int(
+    new_col.number_input(
+        "New cards a day",
+        min_value=0,
+        max_value=100,
+        value=settings.daily_new_limit,
+        key=keys.READY_DAILY_NEW_LIMIT,
+        help="How many questions Practice introduces each day, on top of the reviews due.",
+    )
+)
+retention = retention_col.slider(
+    "Recall to aim for",
+    min_value=0.70,
+    max_value=0.97,
+    step=0.01,
+    value=min(max(settings.desired_retention, 0.70), 0.97),
+    key=keys.READY_DESIRED_RETENTION,
+    format="%.2f",
+    help="The chance of remembering a card when it falls due: higher means more frequent reviews.",
+)
 if st.button("Save plan settings", key=keys.READY_SAVE_SETTINGS):
-    settings = dataclasses.replace(settings, interview_date=interview, minutes_per_day=minutes)
+    settings = dataclasses.replace(
+        settings,
+        interview_date=interview,
+        minutes_per_day=minutes,
+        daily_new_limit=new_limit,
+        desired_retention=float(retention),
+    )
     try:
         store.save_settings(settings)
     except StoreError as exc:
@@ -262,4 +289,7 @@ for column, export_format, mime, key in zip(
         file_name=f"roofline-drill-attempts.{export_format.value}",
         mime=mime,
         key=key,
+        # No rerun on a click: a rerun while the file is built drops it ("Deferred file not found"),
+        # and the other button's file with it when both are clicked in a row.
+        on_click="ignore",
     )

@@ -26,11 +26,11 @@ def queue_order(bank: Bank, *, skip: Collection[str] = ()) -> list[tuple[str, st
     """(template id, checklist item) pairs in the order new cards are introduced.
 
     Easiest first, and within a difficulty one item after another, so the first days touch every
-    checklist item instead of exhausting one. Templates in ``skip`` (they failed to generate in this
-    session) are left out.
+    checklist item instead of exhausting one. Scenarios are cards like any template. Templates in
+    ``skip`` (they failed to generate in this session) are left out.
     """
     by_level: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for template in bank.templates:
+    for template in [*bank.templates, *bank.scenarios]:
         if template.id in skip:
             continue
         by_level[template.difficulty][template.checklist].append(template.id)
@@ -88,6 +88,26 @@ def problem_for(bank: Bank, current: Current) -> Problem:
     return generate_checked(bank.get(current.template_id), current.seed)
 
 
+def practice_attempt(
+    problem: Problem, verdict: Verdict, response: str, *, now: datetime, duration_s: float
+) -> Attempt:
+    """The attempt a graded practice answer stores (under the problem's template and checklist item)."""
+    return Attempt(
+        created_at=now,
+        template_id=problem.template_id,
+        checklist_item=problem.checklist_item,
+        seed=problem.seed,
+        params=problem.params,
+        response=response,
+        value=verdict.value,
+        status=verdict.status.value,
+        score=verdict.score,
+        diagnosis=verdict.diagnosis,
+        mode=Mode.PRACTICE,
+        duration_s=duration_s,
+    )
+
+
 def submit(
     store: Store,
     problem: Problem,
@@ -105,20 +125,7 @@ def submit(
     if verdict.status is VerdictStatus.UNPARSABLE:
         return verdict
     duration_s = max(0.0, (now - current.started_at).total_seconds())
-    attempt = Attempt(
-        created_at=now,
-        template_id=problem.template_id,
-        checklist_item=problem.checklist_item,
-        seed=problem.seed,
-        params=problem.params,
-        response=response,
-        value=verdict.value,
-        status=verdict.status.value,
-        score=verdict.score,
-        diagnosis=verdict.diagnosis,
-        mode=Mode.PRACTICE,
-        duration_s=duration_s,
-    )
+    attempt = practice_attempt(problem, verdict, response, now=now, duration_s=duration_s)
     if not current.scheduled:
         store.record_attempt(attempt)
         return verdict

@@ -6,6 +6,8 @@ the roofline time max(overhead, bytes / bandwidth, FLOPs / peak) with a little s
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gpu_checks.device import DeviceInfo, DeviceKind
 from gpu_checks.knee import fit_knee
 from gpu_checks.presets import SpecRoof
@@ -148,3 +150,21 @@ def report(
         decode=(_decode(),),
         fusion=_fusion(),
     )
+
+
+def knee_below_range(base: RunReport) -> RunReport:
+    """``base`` with a decode sweep that rose from batch 1 on, as a busy 2-core machine recorded it."""
+    decode = base.decode[0]
+    fit = replace(decode.fit, knee=None, n_flat=0, below_range=True)
+    return replace(base, decode=(replace(decode, fit=fit, knee_measured=None),))
+
+
+def noisy_bandwidth(base: RunReport) -> RunReport:
+    """``base`` whose bandwidth timings spread by 40 % (another program was streaming memory)."""
+    bandwidth = base.bandwidth
+    assert bandwidth is not None
+    samples = tuple(
+        replace(s, timing=timing_from_times(times_s=[s.seconds * 0.7, s.seconds, s.seconds * 1.5]))
+        for s in bandwidth.samples
+    )
+    return replace(base, bandwidth=replace(bandwidth, samples=samples))

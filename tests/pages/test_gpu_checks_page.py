@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -29,16 +30,26 @@ NOW = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
 
 @dataclass
 class FakeRunner:
-    """Answers at once with the synthetic report, or leaves the run in progress."""
+    """Answers at once with a synthetic report (a minute later each run), or leaves the run in progress.
+
+    ``report_of`` turns the synthetic report into another (stopped, noisy...); ``elsewhere`` is a
+    run in progress that another tab started.
+    """
 
     finish: bool = True
     busy: bool = False
     info: DeviceInfo = field(default_factory=synthetic.device)
+    report_of: Callable[[RunReport], RunReport] = lambda report: report
+    elsewhere: RunHandle | None = None
     plans: list[str] = field(default_factory=list)
     handles: list[RunHandle] = field(default_factory=list)
 
     def available_devices(self) -> tuple[str, ...]:
         return ("cpu",)
+
+    def active(self) -> RunHandle | None:
+        running = [h for h in (*self.handles, self.elsewhere) if h is not None and not h.done]
+        return running[0] if running else None
 
     def describe(self, device: str | None = None, *, threads: int | None = None) -> DeviceInfo:
         return self.info
@@ -58,8 +69,11 @@ class FakeRunner:
             handle = RunHandle()
             handle.update(Progress(0.4, "decode bfloat16: batch 64"))
         else:
-            report = synthetic.report(
-                started_at=NOW.isoformat(), info=self.info, spec=spec_roof(self.info.preset_id)
+            started = NOW + timedelta(minutes=len(self.plans))
+            report = self.report_of(
+                synthetic.report(
+                    started_at=started.isoformat(), info=self.info, spec=spec_roof(self.info.preset_id)
+                )
             )
             if history_path is not None:
                 append_report(history_path, report)
@@ -93,9 +107,16 @@ def test_a_quick_run_shows_results_and_is_stored(tmp_path: Path) -> None:
     assert len(load_history(history_path_for(tmp_path / "p.db")).reports) == 1
     assert at.metric[4].label == "Memory bandwidth"
     assert at.metric[4].value == "10 GB/s"
-    comparisons = at.dataframe[0].value
-    assert set(comparisons["checklist item"]) >= {"fusion", "decode-batch-threshold", "overhead-vs-bandwidth"}
-    assert at.button(key=keys.GPU_PRACTICE_PREFIX + "fusion")
+    text = " ".join(block.value for block in at.markdown)
+    assert "This device moves 10 GB/s" in text
+    assert "bandwidth-bound" in text
+    assert "The decode batch knee was measured at 40.2 (predicted 40" in text
+    assert "15262054690" not in text and "10000000000" not in text  # no raw figures on show
+    assert at.button(key=keys.GPU_PRACTICE_PREFIX + "fusion").label == "Practise: Operator fusion"
+    assert at.button(key=keys.GPU_PRACTICE_PREFIX + "decode-batch-threshold").label == (
+        "Practise: Decode batch threshold"
+    )
+    assert not at.warning  # a clean run has nothing to doubt
     assert at.download_button(key=keys.GPU_CSV_SAMPLES)
     assert at.download_button(key=keys.GPU_CSV_COMPARISONS)
     assert len(at.get("vega_lite_chart")) == 1
@@ -111,8 +132,8 @@ def test_past_runs_are_shown_from_history(tmp_path: Path) -> None:
     assert not at.exception
     picker = at.selectbox(key=keys.GPU_HISTORY_PICK)
     assert len(picker.options) == 2  # only this device's runs
-    assert picker.value == 1  # the newest first
-    picker.set_value(0).run()
+    assert picker.value == "2026-11-29T09:00:00+00:00"  # the newest first
+    picker.set_value("2026-11-28T09:00:00+00:00").run()
     assert not at.exception
     assert at.metric[4].value == "10 GB/s"
 
@@ -162,5 +183,70 @@ def test_a_known_gpu_shows_its_datasheet_roof(tmp_path: Path) -> None:
     assert any("Spec roof: NVIDIA H200" in caption.value for caption in at.caption)
     at.button(key=keys.GPU_QUICK).click().run()
     assert not at.exception
-    quantities = set(at.dataframe[0].value["quantity"])
-    assert {"Memory bandwidth", "Dense matmul peak (bfloat16)"} <= quantities
+    text = " ".join(block.value for block in at.markdown)
+    for quantity in ("Memory bandwidth", "Dense matmul peak (bfloat16)", "Element-wise op FLOP/s against"):
+        assert f"**{quantity}" in text
+    assert "The NVIDIA H200 SXM 141GB datasheet gives 4.8 TB/s" in text
+    assert "fp32 vector peak 67 TFLOP/s" in text
+
+
+def test_the_newest_run_is_shown_when_it_lands(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    append_report(history_path_for(db), synthetic.report(started_at="2026-11-28T09:00:00+00:00"))
+    runner = FakeRunner()
+    at = page(db, runner)
+    for n in range(2):
+        at.button(key=keys.GPU_QUICK).click().run()
+        assert not at.exception
+        assert at.selectbox(key=keys.GPU_HISTORY_PICK).value == runner.handles[n].report.started_at
+        at.selectbox(key=keys.GPU_HISTORY_PICK).set_value("2026-11-28T09:00:00+00:00").run()  # look back
+    assert "2026-11-28 09:00" in " ".join(c.value for c in at.caption)
+
+
+def test_a_stopped_run_says_what_it_got_through(tmp_path: Path) -> None:
+    def stopped(report: RunReport) -> RunReport:
+        return replace(report, stopped=True, overhead=None, decode=(), fusion=None, elapsed_s=4.2)
+
+    at = page(tmp_path / "p.db", FakeRunner(report_of=stopped))
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    notice = " ".join(w.value for w in at.warning)
+    assert "was stopped after 4.2 s" in notice
+    assert "It finished: memory bandwidth, matmul roofline" in notice
+    assert "Not reached: overhead floor, decode batch sweep, fusion" in notice
+    assert at.metric[4].value == "10 GB/s"  # what it did measure is still shown
+
+
+def test_a_knee_below_the_swept_range_is_not_shown_as_a_number(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", FakeRunner(report_of=synthetic.knee_below_range))
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    knee = next(m for m in at.metric if m.label == "Decode knee (batch)")
+    assert knee.value == "knee below the swept range"
+    warnings = " ".join(w.value for w in at.warning)
+    assert "Knee below the swept range" in warnings
+    assert "rerun on an idle machine" in warnings.lower()
+    text = " ".join(block.value for block in at.markdown)
+    assert "The decode batch knee was not measured (knee below the swept range" in text
+
+
+def test_a_noisy_figure_is_marked_unreliable_with_its_reason(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", FakeRunner(report_of=synthetic.noisy_bandwidth))
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    assert at.metric[4].value == "10 GB/s ⚠"
+    warnings = " ".join(w.value for w in at.warning)
+    assert "Too noisy" in warnings and "spread by more than 10%" in warnings
+    text = " ".join(block.value for block in at.markdown)
+    assert "This device moves 10 GB/s (unreliable)" in text
+
+
+def test_a_run_started_in_another_tab_can_be_stopped_here(tmp_path: Path) -> None:
+    elsewhere = RunHandle()
+    elsewhere.update(Progress(0.3, "matmul: float32 1024×1024"))
+    at = page(tmp_path / "p.db", FakeRunner(elsewhere=elsewhere))
+    assert not at.exception
+    assert any("another tab" in info.value for info in at.info)
+    assert at.button(key=keys.GPU_QUICK).disabled
+    at.button(key=keys.GPU_STOP).click().run()
+    assert elsewhere.stop_event.is_set()
