@@ -4,7 +4,7 @@ Deterministic and offline. Words are lower-cased, British spellings folded (``-i
 stemmed with the Snowball English stemmer (``decoding`` ~ ``decode``, ``bytes`` ~ ``byte``), and
 filler words dropped, so ``limited by the HBM`` and ``limited by HBM`` read alike. Numbers are read
 in the forms engineers write them (``1,365``, ``1.5e12``, ``3 × 10^12``, ``two``, ``13 billion``)
-and compared by value within 10 %. A word of five letters or more also matches a near spelling
+and compared by value within 10 %. A word of six letters or more also matches a near spelling
 (``bandwith``), scored with rapidfuzz. ``/`` reads as ``per``, ``+`` as ``plus``, and hyphens split words, so
 ``FLOP/B`` ~ ``flop per byte`` and ``memory-bound`` ~ ``memory bound``.
 
@@ -27,7 +27,7 @@ from rapidfuzz import fuzz, process
 #: Relative difference within which two numbers are the same number.
 NUMBER_REL_TOL = 0.10
 #: Shortest word that may match a near spelling, and how near (rapidfuzz ratio, 0..100).
-FUZZY_MIN_LETTERS = 5
+FUZZY_MIN_LETTERS = 6
 FUZZY_MIN_RATIO = 88.0
 #: Words between a negation and the phrase it negates, at most.
 NEGATION_REACH = 3

@@ -100,6 +100,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         version=3,
+        description="typed explanations of recall answers: what was written, detected and overruled",
+        statements=(
+            # JSON text (grader.ExplanationRecord.to_dict); NULL for every other answer.
+            "ALTER TABLE attempts ADD COLUMN explanation TEXT",
+            "ALTER TABLE mock_answers ADD COLUMN explanation TEXT",
+        ),
+    ),
+    Migration(
+        version=4,
         description="at most one running mock, kept by a unique partial index",
         statements=(
             # Two starts racing could leave two running mocks: each older one is finished when the newest

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
+from typing import Any
 
 from progress.attempt import Attempt, Mode, Status
 from progress.mock_config import MockConfig, ProblemRef
@@ -216,17 +217,27 @@ def finish(store: Store, *, mock_id: int, now: datetime) -> bool:
 def answers(store: Store, mock_id: int) -> dict[int, Answer]:
     """The mock's stored answers by 0-based position."""
     return {
-        a.position: Answer(a.position, a.response, a.answered_at, a.time_spent_s, a.self_rating)
+        a.position: Answer(
+            a.position, a.response, a.answered_at, a.time_spent_s, a.self_rating, explanation=a.explanation
+        )
         for a in mock_answers(store, mock_id)
     }
 
 
-def rate_recall(store: Store, *, session: MockSession, position: int, self_rating: str) -> bool:
-    """Record the self-rating of an answered recall problem at the debrief, before the score is final."""
+def rate_recall(
+    store: Store,
+    *,
+    session: MockSession,
+    position: int,
+    self_rating: str,
+    explanation: Mapping[str, Any] | None = None,
+) -> bool:
+    """Record the self-rating of an answered recall problem at the debrief, before the score is final,
+    with the explanation's key-point checks as the user confirmed or overruled them."""
     rating_for_recall(self_rating)  # raises ValueError naming the four ratings
     if session.running or session.settled:
         return False
-    return rate_mock_answer(store, session.id, position, self_rating.strip().lower())
+    return rate_mock_answer(store, session.id, position, self_rating.strip().lower(), explanation)
 
 
 def _attempt(outcome: Outcome, *, mock_id: int, answer: Answer | None, finished_at: datetime) -> Attempt:
@@ -247,6 +258,7 @@ def _attempt(outcome: Outcome, *, mock_id: int, answer: Answer | None, finished_
         mode=Mode.MOCK,
         mock_id=mock_id,
         duration_s=outcome.time_spent_s,
+        explanation=outcome.explanation,
     )
 
 

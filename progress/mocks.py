@@ -85,6 +85,8 @@ class MockAnswer:
     answered_at: datetime
     time_spent_s: float
     self_rating: str | None
+    #: The checked explanation of a recall answer, confirmed at the debrief (JSON object), or None.
+    explanation: dict[str, Any] | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> MockAnswer:
@@ -96,6 +98,7 @@ class MockAnswer:
             answered_at=from_iso(row["answered_at"]),
             time_spent_s=float(row["time_spent_s"]),
             self_rating=row["self_rating"],
+            explanation=json.loads(row["explanation"]) if row["explanation"] else None,
         )
 
 
@@ -223,12 +226,22 @@ def save_mock_answer(
     )
 
 
-def rate_mock_answer(store: Store, mock_id: int, position: int, self_rating: str | None) -> bool:
-    """Set only the self-rating of a stored answer; False when there is no answer at ``position``."""
+def rate_mock_answer(
+    store: Store,
+    mock_id: int,
+    position: int,
+    self_rating: str | None,
+    explanation: Mapping[str, Any] | None = None,
+) -> bool:
+    """Set only the self-rating (and the confirmed explanation checks) of a stored answer.
+
+    False when there is no answer at ``position``.
+    """
+    text = None if explanation is None else json.dumps(dict(explanation), separators=(",", ":"))
     with store.connect() as conn:
         cursor = conn.execute(
-            "UPDATE mock_answers SET self_rating = ? WHERE mock_id = ? AND position = ?",
-            (self_rating, mock_id, position),
+            "UPDATE mock_answers SET self_rating = ?, explanation = ? WHERE mock_id = ? AND position = ?",
+            (self_rating, text, mock_id, position),
         )
         return cursor.rowcount > 0
 
