@@ -57,13 +57,16 @@ from grader.moe import (
     moe_decode_weight_bytes,
 )
 from grader.paging import (
+    contiguous_kv_requests_fit,
     contiguous_kv_reserved_bytes,
     contiguous_kv_waste_fraction,
     paged_kv_extra_requests,
+    paged_kv_requests_fit,
     paged_kv_reserved_bytes,
     paged_kv_waste_fraction,
 )
 from grader.parallelism import (
+    activation_bytes_per_layer,
     allreduce_time,
     kv_bytes_per_chip,
     tensor_parallel_comm_time,
@@ -108,6 +111,7 @@ from grader.speculative import (
 __all__ = [
     "DTYPE_BYTES",
     "FUNCTIONS",
+    "activation_bytes_per_layer",
     "active_params",
     "allreduce_time",
     "arithmetic_intensity",
@@ -119,6 +123,7 @@ __all__ = [
     "attention_parity_context",
     "attention_scores_bytes",
     "compute_time",
+    "contiguous_kv_requests_fit",
     "contiguous_kv_reserved_bytes",
     "contiguous_kv_waste_fraction",
     "decode_arithmetic_intensity",
@@ -147,6 +152,7 @@ __all__ = [
     "moe_decode_weight_bytes",
     "overhead_knee_bytes",
     "paged_kv_extra_requests",
+    "paged_kv_requests_fit",
     "paged_kv_reserved_bytes",
     "paged_kv_waste_fraction",
     "prefill_arithmetic_intensity",
@@ -213,6 +219,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         memory_bandwidth_utilization,
         model_flops_utilization,
         allreduce_time,
+        activation_bytes_per_layer,
         tensor_parallel_comm_time,
         kv_bytes_per_chip,
         weight_bytes_per_chip,
@@ -229,6 +236,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         paged_kv_reserved_bytes,
         contiguous_kv_waste_fraction,
         paged_kv_waste_fraction,
+        contiguous_kv_requests_fit,
+        paged_kv_requests_fit,
         paged_kv_extra_requests,
         max_batch_at_context,
         quantization_decode_speedup,

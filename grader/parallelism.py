@@ -47,6 +47,20 @@ def allreduce_time(*, n_bytes: float, n_chips: int, link_bandwidth: float, hop_l
     )
 
 
+def activation_bytes_per_layer(*, batch_size: int, d_model: int, bytes_per_element: float = 2.0) -> float:
+    """Bytes of one layer's output activations for a decode step: batch · d_model · bytes per element.
+
+    What each tensor-parallel all-reduce carries: one d_model vector per sequence in the batch.
+    """
+    return step(
+        "Activations per all-reduce",
+        "batch · d_model · bytes per activation",
+        f"{num(batch_size)} · {num(d_model)} · {num(bytes_per_element)} B",
+        batch_size * d_model * bytes_per_element,
+        "B",
+    )
+
+
 def tensor_parallel_comm_time(
     *,
     n_layers: int,
@@ -65,12 +79,8 @@ def tensor_parallel_comm_time(
     counts the same traffic as 8 · layers · d_model · batch bytes over the link (rounding
     (n − 1)/n to 1): 18 ms for a 260B model at batch 512 on 16 A100s.
     """
-    activations = step(
-        "Activations per all-reduce",
-        "batch · d_model · bytes per activation",
-        f"{num(batch_size)} · {num(d_model)} · {num(activation_bytes)} B",
-        batch_size * d_model * activation_bytes,
-        "B",
+    activations = activation_bytes_per_layer(
+        batch_size=batch_size, d_model=d_model, bytes_per_element=activation_bytes
     )
     one = allreduce_time(
         n_bytes=activations, n_chips=n_chips, link_bandwidth=link_bandwidth, hop_latency=hop_latency

@@ -55,7 +55,12 @@ def _practice_button(item_id: str | None, label: str, key: str) -> None:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _plan(
-    db: str, version: tuple[int, int], today: date, settings: dict[str, object], _evidence: list[ItemEvidence]
+    db: str,
+    version: tuple[int, int],
+    today: date,
+    settings: dict[str, object],
+    titles: dict[str, str],
+    _evidence: list[ItemEvidence],
 ) -> Plan:
     # Keyed on the database, its data version, the settings and the day: the plan simulates hundreds of
     # days of reviews, so a rerun that changed none of these reuses it. ``_evidence`` is not hashed.
@@ -71,6 +76,7 @@ def _plan(
         daily_new_limit=chosen.daily_new_limit,
         scheduler=scheduler_for(chosen, enable_fuzzing=False),
         answer_seconds=measured_s,
+        titles=titles,
     )
 
 
@@ -245,7 +251,12 @@ if settings.interview_date is None:
     )
 else:
     plan = _plan(
-        str(db_path()), snapshot.version, moment.date(), dict(settings.to_dict()), list(snapshot.evidence)
+        str(db_path()),
+        snapshot.version,
+        moment.date(),
+        dict(settings.to_dict()),
+        titles,
+        list(snapshot.evidence),
     )
     if not plan.practice_enough:
         st.error(plan.warning or "")

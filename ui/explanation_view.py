@@ -256,3 +256,53 @@ def show_practice_checks(
     rating_buttons(
         record.suggested_rating, key_prefix=keys.PRACTICE_RATE_PREFIX, on_rate=on_rate, shortcuts=shortcuts
     )
+
+
+# --- mock debrief ---------------------------------------------------------------------------------------
+
+
+def show_mock_checks(
+    problem: Problem,
+    response: str,
+    *,
+    position: int,
+    seconds: float,
+    on_rate: Callable[[int, str, dict[str, object]], None],
+) -> None:
+    """A mock's recall answer at the debrief: its checks to confirm or overrule, then the rating buttons.
+
+    ``on_rate(position, rating, explanation)`` gets the record (as stored) built when the button is
+    clicked, so the overrules made until then count.
+    """
+    point_prefix = f"{keys.MOCK_POINT_PREFIX}{position}_"
+    misconception_prefix = f"{keys.MOCK_MISCONCEPTION_PREFIX}{position}_"
+    record = show_checks(
+        problem, response, point_prefix=point_prefix, misconception_prefix=misconception_prefix
+    )
+
+    def rate(rating: str) -> None:
+        final = record_from_state(
+            problem,
+            response,
+            point_prefix=point_prefix,
+            misconception_prefix=misconception_prefix,
+            rating=rating,
+            seconds=seconds,
+        )
+        on_rate(position, rating, dict(final.to_dict()))
+
+    rating_buttons(record.suggested_rating, key_prefix=f"{keys.MOCK_RATE_PREFIX}{position}_", on_rate=rate)
+
+
+def show_confirmed_checks(problem: Problem, explanation: dict[str, object]) -> None:
+    """The key points a rated explanation made and missed, as the user confirmed them."""
+    made = list(explanation.get("made") or [])  # type: ignore[call-overload]
+    if len(made) != len(problem.key_points):
+        return
+    lines = [
+        f"- {':green[:material/check:] made' if hit else ':red[:material/close:] missed'}: {point}"
+        for hit, point in zip(made, problem.key_points, strict=True)
+    ]
+    st.markdown(f"**Key points made: {sum(map(bool, made))} of {len(made)}**\n" + "\n".join(lines))
+    for name in explanation.get("standing_misconceptions") or []:  # type: ignore[attr-defined]
+        st.caption(f"Misconception: {name}")
