@@ -6,8 +6,9 @@ filler words dropped, so ``limited by the HBM`` and ``limited by HBM`` read alik
 in the forms engineers write them (``1,365``, ``1.5e12``, ``3 × 10^12``, ``two``, ``13 billion``)
 and compared by value within 10 %. A word of six letters or more also matches a near spelling
 (``bandwith``), scored with rapidfuzz. A word that starts with a letter keeps its digits (``fp16``,
-``int8``, ``A100`` are names, not numbers); one that starts with a digit splits (``2P`` ~ ``2 P``). ``/`` reads as ``per``, ``+`` as ``plus``, and hyphens split words, so
-``FLOP/B`` ~ ``flop per byte`` and ``memory-bound`` ~ ``memory bound``.
+``int8``, ``A100`` are names, not numbers); one that starts with a digit splits (``2P`` ~ ``2 P``).
+``/`` reads as ``per``, ``+`` as ``plus``, and hyphens split words, so ``FLOP/B`` ~ ``flop per
+byte`` and ``memory-bound`` ~ ``memory bound``.
 
 A phrase matches consecutive words of one sentence, allowing one extra word between two of its
 words; it does not count when a negation (``not``, ``never``, ``isn't``...) comes in the three
