@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from grader.derivation import num
+from grader.derivation import exact
 from grader.units import format_quantity
 
 _TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
@@ -95,6 +95,6 @@ def format_value(value: Any, unit: str | None) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return num(value)
+        return exact(value)
     name = getattr(value, "name", None)
     return str(name) if isinstance(name, str) else str(value)
