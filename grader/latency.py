@@ -263,3 +263,18 @@ def model_flops_utilization(
         achieved / (peak_flops * n_chips),
         "",
     )
+
+
+def relative_margin(*, value: float, threshold: float) -> float:
+    """How far ``value`` sits from ``threshold``, as a fraction of it: |value − threshold| / threshold.
+
+    For a question that asks which side of a threshold something falls on (a latency target, a
+    utilisation cut-off), a template requires a margin so that rounding cannot flip the answer.
+    """
+    return step(
+        "Distance from the threshold",
+        "|value − threshold| / threshold",
+        f"|{value:.4g} − {threshold:.4g}| / {threshold:.4g}",
+        abs(value - threshold) / threshold,
+        "",
+    )

@@ -41,8 +41,8 @@ def allreduce_time(*, n_bytes: float, n_chips: int, link_bandwidth: float, hop_l
     return step(
         "All-reduce time",
         "bytes sent / link bandwidth + 2 · (n − 1) · hop latency",
-        f"{qty(moved, 'B')} / {qty(link_bandwidth, 'B/s')}"
-        f" + 2 · {num(n_chips - 1)} · {qty(hop_latency, 's')}",
+        f"{qty(moved, 'B')} / {qty(link_bandwidth, 'B/s')} + 2 · {num(n_chips - 1)} · "
+        f"{qty(hop_latency, 's')}",
         moved / link_bandwidth + 2 * (n_chips - 1) * hop_latency,
         "s",
     )

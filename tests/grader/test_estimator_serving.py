@@ -509,3 +509,9 @@ def test_the_published_names_and_keywords_hold(name: str) -> None:
         p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}" for p in parameters
     )
     assert written == CONTRACTS[name]
+
+
+def test_relative_margin_is_symmetric_around_the_threshold() -> None:
+    # Hand: 12 ms against a 10 ms target is 20 % away; 8 ms too.
+    assert est.relative_margin(value=12e-3, threshold=10e-3) == pytest.approx(0.2)
+    assert est.relative_margin(value=8e-3, threshold=10e-3) == pytest.approx(0.2)

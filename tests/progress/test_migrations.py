@@ -101,7 +101,7 @@ def test_a_version_2_file_gains_explanation_columns_and_keeps_its_answers(tmp_pa
     Store(path).record_attempt(attempt(explanation={"text": "fused", "made": [True, False]}))
     assert [a.explanation for a in Store(path).attempts()] == [None, {"text": "fused", "made": [True, False]}]
     with Store(path).connect(write=False) as check:
-        assert check.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert check.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
 
 
 def test_an_empty_file_is_an_empty_database(tmp_path):
