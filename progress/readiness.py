@@ -17,6 +17,9 @@ half-life of 14 days, so an answer from two weeks ago counts half as much as tod
 180 days weigh under 0.02 % and are left out. The phantom answers mean a handful of right answers is not yet
 "ready", and that the same history moved back in time scores lower: its weights shrink beside the phantoms.
 Single answers longer than 600 s count as 600 s (a tab left open is not a slow answer).
+A recall answer given with a typed explanation scores the share of its key points made (as the user
+confirmed them, halved while a misconception stands), not its self-rating: for the items that ask to
+define, explain, justify or describe, accuracy is explanation quality over time.
 Retrievability and stability come from the stored FSRS cards, evaluated by ``fsrs`` at the injected ``now``.
 
 Status, in this order:
