@@ -90,13 +90,6 @@ _PREFIXES: tuple[tuple[float, str], ...] = (
 _FIGURES = 4
 
 
-def exact(value: float) -> str:
-    """A number as a prompt states it: exact integers with separators (``174,600,000,000``), else 4 digits."""
-    if float(value).is_integer() and abs(value) < 1e15:
-        return f"{int(value):,}"
-    return f"{value:.4g}"
-
-
 def num(value: float) -> str:
     """A plain number inside a substituted formula: exact integers below a million (``4,096``), larger
     ones with an SI prefix (``13.02 G``), others to 4 significant figures."""
