@@ -5,6 +5,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.context import db_path, init_session
+from ui.long_lived import freeze_long_lived
 from ui.shell import open_requested_page
 
 _HERE = Path(__file__).parent
@@ -14,10 +15,12 @@ _PAGES = (
     ("pages/mock_interview.py", "Mock interview", ":material/timer:"),
     ("pages/readiness.py", "Readiness", ":material/checklist:"),
     ("pages/gpu_checks.py", "GPU checks", ":material/speed:"),
+    ("pages/cheat_sheet.py", "Cheat sheet", ":material/description:"),
 )
 
 st.set_page_config(page_title="Roofline Drill", page_icon=":material/speed:", layout="wide")
 init_session()
+freeze_long_lived()
 pages = [
     st.Page(path, title=title, icon=icon, default=not i)
     for i, (path, title, icon) in enumerate(p for p in _PAGES if (_HERE / p[0]).exists())

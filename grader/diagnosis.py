@@ -3,10 +3,13 @@
 A response is correct when it lies in the answer's band (see :func:`band`); only otherwise is
 it compared with slips, so a slip is never accepted. The problem's declared slips are tried
 first, each under the same tolerance as the answer; then the generic slips every numeric
-answer can suffer: a factor of 2 either way, 8 (bits and bytes), 1000 and 10⁶ (one or two
-prefix steps), and a binary prefix read as a decimal one (GiB for GB, 2³⁰/10⁹ ≈ 1.074). When
-several match, the closest wins. Before the generic slips, a bare number that is right in the
-display unit's base unit (``1.35e10`` on a GFLOP question) is named as a unit left off.
+answer can suffer: a factor of 2 either way (naming only the causes of a 2 that the problem's
+derivation holds), 8 (bits and bytes), 1000 and 10⁶ (one or two prefix steps), and, where data
+is counted, a binary prefix read as a decimal one (GiB for GB, 2³⁰/10⁹ ≈ 1.074). When several
+match, the closest wins. Before the generic slips, a bare number that is right in the display
+unit's base unit (``1.35e10`` on a GFLOP question) is named as a unit left off. An answer that
+nothing explains but lies just outside a relative band is called close: check the rounding.
+Any percentage in a diagnosis is the user's own offset from the exact answer.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from grader.derivation import Step
+from grader.factor_causes import factor_two_causes
 from grader.problem import SlipValue, Tolerance, ToleranceKind
 from grader.units import (
     base_units,
+    dimensionality,
     display_units,
     format_display,
     format_quantity,
@@ -63,13 +69,14 @@ class GenericSlip:
     diagnosis: str
 
 
-_TWO = "K and V, 2 FLOPs per multiply-add, 2 bytes per bf16 value"
+# Replaced by the user's own offset ("9.1% above") once the slip is chosen.
+_YOURS = "{yours}"
+# Replaced by the causes of a factor of 2 the problem's derivation holds (see grader.factor_causes).
+_CAUSES = "{causes}"
 _PREFIX = "k, M, G, T step by 1000, and so do s, ms, µs, ns"
 DECIMAL_SLIPS: tuple[GenericSlip, ...] = (
-    GenericSlip(
-        "factor-2-high", 2.0, f"Yours is twice the exact answer: look for a 2 that does not belong ({_TWO})."
-    ),
-    GenericSlip("factor-2-low", 0.5, f"Yours is half the exact answer: look for a missing 2 ({_TWO})."),
+    GenericSlip("factor-2-high", 2.0, f"Yours is twice the exact answer: {_CAUSES}"),
+    GenericSlip("factor-2-low", 0.5, f"Yours is half the exact answer: {_CAUSES}"),
     GenericSlip(
         "bits-vs-bytes-high",
         8.0,
@@ -86,6 +93,8 @@ DECIMAL_SLIPS: tuple[GenericSlip, ...] = (
     GenericSlip("prefix-1e6-high", 1e6, f"Yours is 10⁶× the exact answer: two prefix steps ({_PREFIX})."),
     GenericSlip("prefix-1e6-low", 1e-6, f"Yours is 10⁻⁶ of the exact answer: two prefix steps ({_PREFIX})."),
 )
+#: The name of the diagnosis of an answer just outside a relative band, that no slip explains.
+CLOSE = "close-check-rounding"
 
 _BINARY_PREFIXES = ((1, "k", "Ki"), (2, "M", "Mi"), (3, "G", "Gi"), (4, "T", "Ti"), (5, "P", "Pi"))
 _EXPONENT_SUPERSCRIPT = {1: "¹⁰", 2: "²⁰", 3: "³⁰", 4: "⁴⁰", 5: "⁵⁰"}
@@ -100,21 +109,20 @@ def binary_slips(power: int) -> tuple[GenericSlip, GenericSlip]:
     _, decimal, binary = _BINARY_PREFIXES[power - 1]
     ratio = 1024.0**power / 1000.0**power
     gap = (
-        f"the gap between {binary}B (2{_EXPONENT_SUPERSCRIPT[power]} bytes) and "
+        f"about the gap between {binary}B (2{_EXPONENT_SUPERSCRIPT[power]} bytes) and "
         f"{decimal}B (10{_DECIMAL_SUPERSCRIPT[power]} bytes)"
     )
     return (
         GenericSlip(
             f"{binary.lower()}b-for-{decimal.lower()}b",
             1 / ratio,
-            f"Yours is {(1 - 1 / ratio) * 100:.1f}% below the exact answer, {gap}: "
-            f"a number of {binary}B given where {decimal}B were asked?",
+            f"Yours is {_YOURS} the exact answer, {gap}: a number of {binary}B given where {decimal}B "
+            "were asked?",
         ),
         GenericSlip(
             f"{decimal.lower()}b-for-{binary.lower()}b",
             ratio,
-            f"Yours is {(ratio - 1) * 100:.1f}% above the exact answer, {gap}: "
-            f"{decimal}B converted as if they were {binary}B?",
+            f"Yours is {_YOURS} the exact answer, {gap}: {decimal}B converted as if they were {binary}B?",
         ),
     )
 
@@ -122,22 +130,70 @@ def binary_slips(power: int) -> tuple[GenericSlip, GenericSlip]:
 def _binary_power(answer_si: float, unit: str) -> int:
     """Which of GiB/GB, MiB/MB... a person answering in ``unit`` is likely to confuse.
 
-    The display unit's own prefix when it has one; else the size of the answer when it is an
-    amount of data (819,200 B → KiB); else GiB for GB, the confusion seen most.
+    The display unit's own prefix when it has one; else the size of the answer.
     """
-    units = display_units(unit)
-    match = _PREFIXED_INFORMATION.search(str(units))
+    match = _PREFIXED_INFORMATION.search(str(display_units(unit)))
     if match is not None:
         return _POWER_OF_PREFIX[match.group(1)]
-    if "[information]" in units.dimensionality and answer_si != 0 and math.isfinite(answer_si):
+    if answer_si != 0 and math.isfinite(answer_si):
         return min(max(int(math.log10(abs(answer_si)) // 3), 1), 5)
     return 3
 
 
-def generic_slips(answer_si: float, unit: str) -> tuple[SlipValue, ...]:
-    """The generic slips for an answer, as SI values in the order they are tried."""
-    slips = (*DECIMAL_SLIPS, *binary_slips(_binary_power(answer_si, unit)))
+def _factor_two_advice(derivation: Iterable[Step]) -> str:
+    causes = factor_two_causes(derivation)
+    if not causes:
+        return "check each factor of your working against the derivation."
+    return f"look for a 2 that does not belong, or one left out (here: {', '.join(causes)})."
+
+
+def generic_slips(answer_si: float, unit: str, *, derivation: Iterable[Step] = ()) -> tuple[SlipValue, ...]:
+    """The generic slips for an answer, as SI values in the order they are tried.
+
+    A binary prefix (GiB for GB) is a slip only where data is counted (bytes, bytes/s, bytes per
+    token); a factor-2 slip names only the causes of a 2 that ``derivation`` holds.
+    """
+    advice = _factor_two_advice(derivation)
+    return tuple(
+        SlipValue(s.name, s.value, s.diagnosis.replace(_CAUSES, advice)) for s in _generic(answer_si, unit)
+    )
+
+
+def _generic(answer_si: float, unit: str) -> tuple[SlipValue, ...]:
+    """The generic slips with their texts still holding the ``{causes}`` and ``{yours}`` marks."""
+    slips = DECIMAL_SLIPS
+    if "[information]" in dimensionality(unit):
+        slips = (*slips, *binary_slips(_binary_power(answer_si, unit)))
     return tuple(SlipValue(s.name, answer_si * s.factor, s.diagnosis) for s in slips)
+
+
+def offset(value_si: float, answer_si: float) -> str:
+    """How far ``value_si`` lies from ``answer_si``, for people: ``9.1% above``, ``12% below``."""
+    ratio = value_si / answer_si - 1 if answer_si else math.inf
+    if not math.isfinite(ratio):
+        return "far from"
+    side = "above" if ratio > 0 else "below"
+    percent = abs(ratio) * 100
+    shown = f"{percent:.1f}" if percent < 10 else f"{percent:.0f}"
+    return f"{shown}% {side}"
+
+
+def close_slip(value_si: float, *, answer_si: float, tolerance: Tolerance) -> SlipValue | None:
+    """The note for an answer just outside a relative band (within twice its width, or 5 % more).
+
+    Such an answer is most often rounded too early, not a slip of method, so that is what it is called.
+    """
+    if tolerance.kind is not ToleranceKind.RELATIVE or answer_si == 0:
+        return None
+    reach = abs(tolerance.value) + max(abs(tolerance.value), 0.05)
+    if abs(value_si / answer_si - 1) > reach * (1 + _EDGE_SLACK):
+        return None
+    return SlipValue(
+        CLOSE,
+        value_si,
+        f"Close: yours is {offset(value_si, answer_si)} the exact answer, just outside the accepted range. "
+        "Check your rounding: keep three significant figures until the last step.",
+    )
 
 
 def _distance(value_si: float, slip_si: float) -> float:
@@ -184,11 +240,14 @@ def diagnose(
     tolerance: Tolerance,
     slips: Iterable[SlipValue] = (),
     bare: str | None = None,
+    derivation: Iterable[Step] = (),
 ) -> SlipValue | None:
     """The slip a wrong answer matches: the closest declared one, else the closest generic one, else None.
 
     ``bare``: the text of an answer typed without a unit; when it is right in the base unit, that
-    is the slip named (after a declared slip, before the generic ones).
+    is the slip named (after a declared slip, before the generic ones). ``derivation``: the
+    problem's worked steps, which the factor-2 advice draws its causes from. An answer no slip
+    explains but just outside a relative band is told it is close (see :func:`close_slip`).
     """
     declared = _closest(value_si, slips, tolerance, unit)
     if declared is not None:
@@ -197,4 +256,16 @@ def diagnose(
         left_off = unit_left_off(value_si, answer_si=answer_si, unit=unit, tolerance=tolerance, bare=bare)
         if left_off is not None:
             return left_off
-    return _closest(value_si, generic_slips(answer_si, unit), tolerance, unit)
+    generic = _closest(value_si, _generic(answer_si, unit), tolerance, unit)
+    if generic is not None:
+        text = generic.diagnosis.replace(_YOURS, offset(value_si, answer_si))
+        if _CAUSES in text:  # worked out only when needed: it reads the whole derivation
+            text = text.replace(_CAUSES, _factor_two_advice(derivation))
+        return SlipValue(generic.name, generic.value, text)
+    return close_slip(value_si, answer_si=answer_si, tolerance=tolerance)
+
+
+def generic_slip_names() -> frozenset[str]:
+    """The names every generic diagnosis may carry (for audits and tests)."""
+    binary = (s.name for power in range(1, 6) for s in binary_slips(power))
+    return frozenset((*(s.name for s in DECIMAL_SLIPS), *binary, CLOSE))

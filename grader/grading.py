@@ -12,12 +12,14 @@ import logging
 import math
 import re
 
+from grader.choosing import option_named
 from grader.derivation import Step
 from grader.diagnosis import band, diagnose, within
 from grader.errors import GradingError, WrongDimensionError
 from grader.hints import answer_hint
 from grader.parsing import parse_quantity
 from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind
+from grader.tidying import MAX_CHARS, too_long
 from grader.units import format_display, format_number, format_quantity, round_sig, to_display
 from grader.verdict import Verdict, VerdictStatus
 
@@ -29,6 +31,9 @@ RECALL_SCORES: dict[str, float] = {"again": 0.0, "hard": 0.5, "good": 1.0, "easy
 _RECALL_NUMBERS = dict(zip(("1", "2", "3", "4"), RECALL_SCORES, strict=True))
 
 _ECHO_CHARS = 60
+#: The longest response graded, per kind, counted after Unicode normalisation: a number with its
+#: unit (and a verdict), an option's text, a self-rating or a typed explanation.
+MAX_RESPONSE_CHARS: dict[Kind, int] = {Kind.NUMERIC: MAX_CHARS, Kind.CHOICE: 500, Kind.RECALL: 20_000}
 _UNREADABLE = "**Could not read that answer.**"
 # A readable answer of the wrong kind is not an attempt either; it was read, so it says so.
 _NOT_COUNTED = "**Not counted: wrong kind of answer.**"
@@ -96,7 +101,13 @@ def _grade_quantity(
     )
     bare = None if shown else echo.strip("`")
     slip = diagnose(
-        parsed.value_si, answer_si=answer_si, unit=unit, tolerance=tolerance, slips=slips, bare=bare
+        parsed.value_si,
+        answer_si=answer_si,
+        unit=unit,
+        tolerance=tolerance,
+        slips=slips,
+        bare=bare,
+        derivation=derivation,
     )
     # The slip is not repeated in the message: pages show diagnosis_text beside it.
     return Verdict(
@@ -108,17 +119,12 @@ def _grade_quantity(
     )
 
 
-def _normalized(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
 def _chosen_index(choices: tuple[Choice, ...], response: str) -> int | None:
     text = response.strip()
     if re.fullmatch(r"[0-9]{1,6}", text):
         index = int(text)
         return index if index < len(choices) else None
-    wanted = _normalized(text)
-    return next((i for i, c in enumerate(choices) if _normalized(c.text) == wanted), None)
+    return option_named([c.text for c in choices], text)
 
 
 def _grade_choice(problem: Problem, response: str) -> Verdict:
@@ -127,8 +133,8 @@ def _grade_choice(problem: Problem, response: str) -> Verdict:
     if index is None:
         last = max(len(choices) - 1, 0)
         return _unparsable(
-            f"{_echo(response)} is not one of the options. "
-            f"Pick one: type its number (0 to {last}) or its text.",
+            f"{_echo(response)} does not name one of the options. "
+            f"Pick one: type its number (0 to {last}), its text, or words only it holds.",
             derivation=problem.derivation,
         )
     chosen = choices[index]
@@ -189,6 +195,11 @@ def grade(problem: Problem, response: str) -> Verdict:
     """
     text = response if isinstance(response, str) else ""
     try:
+        # Before any other work, so that a pasted megabyte costs nothing to refuse.
+        limit = MAX_RESPONSE_CHARS.get(problem.kind, MAX_CHARS)
+        if (error := too_long(text, max_chars=limit)) is not None:
+            reason = f"{error.reason} {error.hint}"
+            return _unparsable(reason, unit=problem.unit, derivation=problem.derivation)
         return _grade(problem, text)
     except Exception:  # the last line of defence: a grading bug must not break the page
         _log.exception("grading failed for template %r", getattr(problem, "template_id", "?"))
@@ -204,6 +215,8 @@ def check_numeric(response: str, *, expected: float, unit: str, rel_tol: float) 
     try:
         if not math.isfinite(expected):
             return _unparsable("There is no finite answer to compare with.", unit=unit)
+        if (error := too_long(text, max_chars=MAX_CHARS)) is not None:
+            return _unparsable(f"{error.reason} {error.hint}", unit=unit)
         tolerance = Tolerance(ToleranceKind.RELATIVE, rel_tol)
         return _grade_quantity(
             text, answer_si=expected, unit=unit, tolerance=tolerance, slips=(), derivation=()

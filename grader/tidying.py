@@ -10,7 +10,10 @@ What goes, in this order:
   ``roughly``, ``at least``, ``at most``, ``up to``, ``over``...; a leading ``x`` or ``×`` (``x2``);
 - a trailing ``approx``, ``roughly``, ``or so``, ``-ish``, ``total``, ``each``, ``max``, ``at
   least``, ``or more`` (in brackets or not), a ``+`` stuck to the end (``740+``), an ``of ...``
-  that holds no digit (``4.2 GB of KV cache``), and ``.``, ``!``, ``;``.
+  that holds no digit (``4.2 GB of KV cache``), and ``.``, ``!`` (after a word), ``;``.
+
+What is refused rather than guessed: an answer longer than :data:`MAX_CHARS` once normalised, a
+``!`` after a number (``5!`` is no factorial the grader works out), and hexadecimal (``0x10``).
 
 What is rewritten: ``×``, ``·``, ``x`` between numbers become ``*`` and ``**`` becomes ``^``;
 superscripts (``10⁻²``) become powers; ``per`` becomes ``/``; thousands separators go
@@ -25,6 +28,9 @@ import unicodedata
 from grader.errors import ParseError
 
 MAX_CHARS = 200
+# Unicode normalisation can shrink text (a letter and its combining marks become one character),
+# but never below a quarter; text longer than this cannot be short enough, so it is refused unread.
+_MAX_SHRINK = 4
 
 _SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 _FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
@@ -58,6 +64,8 @@ _TIMES_X = re.compile(r"(?<=[\d.)])\s*[xX]\s*(?=[\d.(+-])")
 _TRAILING_TIMES = re.compile(r"(?<=[\d)])\s*[xX*]\s*$")
 # "per" after a letter is part of a word ("super"); after a digit it is not ("60per second").
 _PER = re.compile(r"(?<![^\W\d_])per\b", re.I)
+_FACTORIAL = re.compile(r"[\d)]\s*!")
+_HEX = re.compile(r"(?<![\w.])0[xX][0-9a-fA-F]+\b")
 
 
 def _normalized(text: str) -> str:
@@ -65,6 +73,33 @@ def _normalized(text: str) -> str:
     text = _SUPERSCRIPT_RUN.sub(lambda m: "^(" + m.group().translate(_FROM_SUPERSCRIPT) + ")", text)
     text = unicodedata.normalize("NFKC", text).translate(_SYMBOLS)
     return "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text).strip()
+
+
+def too_long(text: str, *, max_chars: int, what: str = "answer") -> ParseError | None:
+    """The error for text longer than ``max_chars`` after Unicode normalisation, else None.
+
+    Cheap on huge text: past ``_MAX_SHRINK`` × ``max_chars`` it is refused without being normalised.
+    """
+    if len(text) > _MAX_SHRINK * max_chars or len(unicodedata.normalize("NFKC", text)) > max_chars:
+        return ParseError(
+            f"That {what} is over {max_chars:,} characters long.",
+            "Type just the answer: a number and its unit, or the option.",
+        )
+    return None
+
+
+def _refuse_unread(text: str) -> None:
+    """Refuse notations the grammar would otherwise misread: ``5!`` as 5, ``0x10`` as 0 × 10."""
+    if _FACTORIAL.search(text):
+        raise ParseError(
+            "`!` cannot be read: a factorial is not worked out.", "Type the number itself, such as `120`."
+        )
+    if (hex_number := _HEX.search(text)) is not None:
+        decimal = int(hex_number.group()[2:], 16)
+        raise ParseError(
+            f"`{hex_number.group()}` reads as hexadecimal, which the grader does not read.",
+            f"Type it in decimal: `{decimal:,}`.",
+        )
 
 
 def _result(text: str) -> str:
@@ -96,11 +131,11 @@ def _refuse_range(text: str) -> None:
 
 def tidy(text: str) -> str:
     """The answer with the notations people use rewritten into the grammar's; see the module docstring."""
-    if len(text) > MAX_CHARS:
-        raise ParseError(
-            f"That answer is over {MAX_CHARS} characters long.", "Type just the number and unit."
-        )
-    text = _result(_normalized(text).strip(_QUOTES + " "))
+    if (error := too_long(text, max_chars=MAX_CHARS)) is not None:
+        raise error
+    text = _normalized(text)
+    _refuse_unread(text)
+    text = _result(text.strip(_QUOTES + " "))
     text = _strip_words(text.replace("**", "^"))
     text = _TRAILING_PLUS.sub("", text)
     _refuse_range(text)

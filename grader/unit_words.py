@@ -2,19 +2,21 @@
 
 Case rules, strict only where case carries meaning:
 
-- ``B`` is a byte and ``b`` a bit, always: ``GB`` gigabytes, ``Gb`` gigabits, ``kb`` kilobits.
+- ``B`` is a byte and ``b`` a bit, always: ``GB`` gigabytes, ``Gb`` gigabits, ``Kb`` kilobits.
   An answer in bits where bytes were asked is read as bits; the diagnosis then names the slip.
+  All lower case (``kb``, ``gb``, ``tb``) is refused as ambiguous: people type it for bytes.
 - ``k`` and ``K`` are both kilo (1000); ``KiB`` and friends are binary (1024).
 - Letter case of a prefix is otherwise kept (``M`` mega, ``m`` milli), and a byte or bit with a
   sub-unit prefix (``mB``, ``mb``, ``µB``) or a lower-case prefix that is not one (``gb``,
   ``tb``) is refused as ambiguous, naming the two readings.
 - Whole words are read in any case: ``Bytes``, ``GBytes``, ``Gigabytes``, ``Tokens``, ``Sec``, ``msec``.
-- ``FLOP``, ``flop`` and ``FLOPs`` (small s) are counts; ``FLOPS`` (capital S) is per second, so
-  ``TFLOPS`` = ``TFLOP/s``; ``OP``/``OPS`` likewise (``TOPS``). Any other casing of a plural
-  (``flops``, ``Flops``) is ambiguous and is read as the question's dimension needs.
+- ``FLOP`` and ``flop`` are counts; ``FLOPS`` (capital S) is per second, so ``TFLOPS`` =
+  ``TFLOP/s``; ``OP``/``OPS`` likewise (``TOPS``). ``F`` after a prefix is a FLOP (``TF/s``). A
+  plural in any other casing (``FLOPs``, ``flops``, ``TF``) is used both ways by engineers, so it
+  is read as the question's dimension needs: ``16.3 TFLOPs`` is a rate where a rate is asked.
 - ``S`` is a second as well (``TB/S``, ``mS``), and ``Bps``/``bps`` are per second (``GBps``,
-  ``Gbps``); ``tps`` is tokens per second. A megasecond (``Ms``, ``MS``, ``Msec``) is never meant,
-  so it is refused with a note to write ``ms``.
+  ``Gbps``); ``tps`` is tokens per second and ``t`` alone a token (``37 t/s``). A megasecond
+  (``Ms``, ``MS``, ``Msec``) is never meant, so it is refused with a note to write ``ms``.
 - Number words ``thousand``, ``million``, ``billion``, ``trillion``, ``bn`` are plain numbers.
   The suffix letters ``K``, ``k``, ``M``, ``G``, ``B``, ``b``, ``T`` right after a number are
   multipliers when another unit word follows (``26B FLOPs``, ``16k tokens``, ``4.2G bytes``:
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from grader.errors import AmbiguousUnitError, NumberRangeError, UnknownUnitError
@@ -99,7 +102,7 @@ _LONG_WORDS: dict[str, str] = {
     **dict.fromkeys(("mac", "macs"), "multiply_add"),
     "percent": "percent",
 }
-_FLOP_BASE = re.compile(r"(?:FL)?OPS?|(?:fl)?ops?", re.IGNORECASE)
+_FLOP_BASE = re.compile(r"(?:FL)?OPS?|(?:fl)?ops?|F", re.IGNORECASE)
 _BYTE_OR_BIT = re.compile(r"(?P<prefix>[kmgtpe])(?P<binary>i?)(?P<base>b)", re.IGNORECASE)
 _NOT_NUMBERS = frozenset({"inf", "infinity", "nan"})
 # "TB/S", "mS": pint has no siemens here, so a capital S after a time prefix can only be a second.
@@ -182,10 +185,12 @@ def _flop_unit(word: str, reading: Reading) -> str | None:
         raise AmbiguousUnitError(
             f"`{word}` reads as a fraction of a FLOP.", f"Write `{letter}FLOP` or `{letter}FLOP/s`."
         )
-    counted = "FLOP" if base.lower().startswith("fl") else "OP"
+    if base.lower() == "f" and (not prefix or base == "f"):
+        return None  # "F" alone, or "Tf": no FLOP anyone writes
+    counted = "FLOP" if base.lower().startswith("f") else "OP"
     if base in ("FLOPS", "OPS"):
         per_second = True
-    elif base.lower() in ("flop", "op") or base in ("FLOPs", "OPs"):
+    elif base.lower() in ("flop", "op"):
         per_second = False
     else:
         per_second = reading.flops_as_rate
@@ -235,8 +240,12 @@ def _unit_name(word: str, reading: Reading) -> str | None:
     return None
 
 
+@lru_cache(maxsize=2048)
 def read_word(word: str, reading: Reading) -> Word:
-    """The meaning of one word (letters, or ``%``) of an answer; raises a ``ParseError`` subclass."""
+    """The meaning of one word (letters, or ``%``) of an answer; raises a ``ParseError`` subclass.
+
+    Cached: answers repeat a handful of unit words, and a word's meaning never changes.
+    """
     from pint import PintError
 
     ureg = registry()
@@ -245,6 +254,10 @@ def read_word(word: str, reading: Reading) -> Word:
         raise NumberRangeError(f"`{word}` is not a number that can be graded.", "Type a finite number.")
     if lower in NUMBER_WORDS:
         return Word(ureg.Quantity(NUMBER_WORDS[lower]), is_unit=False)
+    if word == "t":  # "37 t/s": only a token is ever meant in these questions
+        return Word(ureg.Quantity(1.0, ureg.token), is_unit=True)
+    if word == "kb":  # as ambiguous as "gb": refused, not read as kilobits
+        _refuse_byte_or_bit(word)
     if (per_second := _PER_SECOND.fullmatch(word)) is not None:
         stem = read_word(per_second.group("stem"), reading)
         if "[information]" in stem.quantity.dimensionality:

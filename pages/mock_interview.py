@@ -208,9 +208,11 @@ def _save(session: MockSession, position: int) -> None:
         _notice("success", f"Answer to problem {position + 1} saved.")
 
 
-def _rate(session: MockSession, position: int, rating: str) -> None:
+def _rate(
+    session: MockSession, position: int, rating: str, explanation: dict[str, object] | None = None
+) -> None:
     try:
-        rate_recall(store, session=session, position=position, self_rating=rating)
+        rate_recall(store, session=session, position=position, self_rating=rating, explanation=explanation)
     except StoreError as exc:
         _notice("error", str(exc))
 
@@ -389,6 +391,7 @@ def _debrief(session: MockSession) -> None:
         file_name=f"roofline-drill-mock-{session.id}.md",
         mime="text/markdown",
         key=keys.MOCK_DOWNLOAD,
+        on_click="ignore",  # nothing to redraw; a rerun would only race the download
     )
     st.button("New mock", key=keys.MOCK_NEW, on_click=_detach)
 

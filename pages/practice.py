@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from grader import VerdictStatus
@@ -11,10 +13,22 @@ from progress.scheduling import due_queue, next_due, streak
 from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
-from ui.context import new_seed, now
+from ui.anki_download import show_take_away
+from ui.context import local_time, new_seed, now
+from ui.explanation_view import (
+    check_practice_explanation,
+    explanation_input,
+    practice_record,
+    reset_practice_explanation,
+    show_practice_checks,
+)
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
+from ui.practice_address import EXTRA_PARAM, checklist_of, from_query, to_query, variant_template_id
+from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline
+from ui.scenario_practice import SCENARIOS, extra_scenario_id, queue_scope, scenario_for
+from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
 
@@ -31,31 +45,38 @@ store = cached.store()
 checklist = {item.id: item for item in load_checklist()}
 
 # --- filter and today's counts ---------------------------------------------------------------------
-filter_options = [None, *checklist]
+filter_options = [None, *([SCENARIOS] if bank.scenarios else []), *checklist]
 if st.session_state.get(keys.PRACTICE_FILTER_ITEM) not in filter_options:
     st.session_state[keys.PRACTICE_FILTER_ITEM] = None
 item_filter = st.selectbox(
     "Checklist item",
     filter_options,
     key=keys.PRACTICE_FILTER_ITEM,
-    format_func=lambda item: "All ten items" if item is None else checklist[item].title,
+    format_func=lambda item: (
+        "All ten items"
+        if item is None
+        else "Scenarios: chained interview problems"
+        if item == SCENARIOS
+        else checklist[item].title
+    ),
 )
+show_take_away(bank, checklist_item=item_filter)
 moment = now()
 skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
+queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
 try:
-    queue = due_queue(
-        store, templates=queue_order(bank, skip=skipped), now=moment, checklist_item=item_filter
-    )
+    queue = due_queue(store, templates=queue_templates, now=moment, checklist_item=queue_item)
     days = streak(store, today=moment.date())
 except StoreError as exc:
     show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
     st.stop()
 
-due_col, new_col, done_col, streak_col = st.columns(4)
-due_col.metric("Due", queue.due_count)
-new_col.metric("New today", queue.new_count)
-done_col.metric("Done today", queue.done_count)
-streak_col.metric("Streak", f"{days} day{'s' * (days != 1)}")
+# One row that wraps rather than four stacked columns, so that on a phone the problem stays in view.
+with st.container(horizontal=True, gap="medium"):
+    st.metric("Due", queue.due_count, width="content")
+    st.metric("New today", queue.new_count, width="content")
+    st.metric("Done today", queue.done_count, width="content")
+    st.metric("Streak", f"{days} day{'s' * (days != 1)}", width="content")
 
 
 # --- callbacks: run once per click, before the script reruns -------------------------------------------
@@ -66,10 +87,12 @@ def _start(template_id: str, *, scheduled: bool) -> None:
         st.session_state.pop(key, None)
     st.session_state[keys.PRACTICE_ANSWER] = ""
     st.session_state[keys.PRACTICE_CHOICE] = None
+    reset_practice_explanation()
 
 
 def _next() -> None:
     st.session_state.pop(keys.PRACTICE_CURRENT, None)
+    reset_practice_explanation()
     for key in (keys.PRACTICE_VERDICT, keys.PRACTICE_NOTICE, keys.PRACTICE_REVEALED):
         st.session_state.pop(key, None)
 
@@ -78,8 +101,9 @@ def _answer(response: str) -> None:
     current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
     problem = problem_for(bank, current)
     moment = now()
+    explained = practice_record(problem, response) if problem.kind is Kind.RECALL else None
     try:
-        verdict = submit(store, problem, response, current=current, now=moment)
+        verdict = submit(store, problem, response, current=current, now=moment, explanation=explained)
     except StoreError as exc:
         st.session_state[keys.PRACTICE_NOTICE] = str(exc)
         return
@@ -97,6 +121,15 @@ def _submit_text() -> None:
     _answer(str(st.session_state.get(keys.PRACTICE_ANSWER, "")))
 
 
+def _check_explanation() -> None:
+    started_at = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT]).started_at
+    notice = check_practice_explanation(started_at)
+    if notice:
+        st.session_state[keys.PRACTICE_NOTICE] = notice
+    else:
+        st.session_state.pop(keys.PRACTICE_NOTICE, None)
+
+
 def _submit_choice() -> None:
     choice = st.session_state.get(keys.PRACTICE_CHOICE)
     if choice is None:
@@ -106,10 +139,27 @@ def _submit_choice() -> None:
 
 
 # --- the problem on screen --------------------------------------------------------------------------
+# The filter decides what is shown: a problem of another item goes (also when Readiness opened this page
+# on an item); a refreshed page comes back to the problem its address names.
+shown = st.session_state.get(keys.PRACTICE_CURRENT)
+if shown is None:
+    restored = from_query(st.query_params, bank, now=moment)
+    if restored is not None and item_filter in (None, checklist_of(bank, restored.template_id)):
+        st.session_state[keys.PRACTICE_CURRENT] = restored.to_dict()
+elif item_filter not in (None, checklist_of(bank, shown["template_id"])):
+    _next()
+
 if keys.PRACTICE_CURRENT not in st.session_state and queue.first is not None:
     _start(queue.first.template_id, scheduled=True)
+elif keys.PRACTICE_CURRENT not in st.session_state and item_filter is not None:
+    # Practising one item is always possible: with nothing of it due, extra variants of its templates.
+    _start(
+        extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped), scheduled=False
+    )
 
 if keys.PRACTICE_CURRENT not in st.session_state:
+    for name in ADDRESS_PARAMS:
+        st.query_params.pop(name, None)
     tally = Tally.from_dict(st.session_state.get(keys.PRACTICE_TALLY))
     st.success("Nothing is due right now. Well done.", icon=":material/task_alt:")
     if tally.answered:
@@ -117,19 +167,37 @@ if keys.PRACTICE_CURRENT not in st.session_state:
             f"This session: **{tally.answered}** answered, **{tally.accuracy:.0%}** correct, "
             f"**{tally.seconds / 60:.1f} min** spent."
         )
-    upcoming = next_due(store, moment, checklist_item=item_filter)
+    upcoming = next_due(store, moment, checklist_item=queue_item)
     if upcoming is not None:
-        st.markdown(f"Next review due **{upcoming:%a %d %b, %H:%M} UTC**.")
+        st.markdown(f"Next review due **{local_time(upcoming, fmt='%a %d %b, %H:%M')}**.")
+    st.caption(
+        f"New cards: {store.settings().daily_new_limit} a day. Change it, and the recall the schedule "
+        "aims for, under *Plan to the interview* on the Readiness page."
+    )
     st.button(
         "Extra practice (does not change the schedule)",
         key=keys.PRACTICE_EXTRA,
         on_click=_start,
-        args=(extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped),),
+        args=(
+            extra_scenario_id(bank, seed=new_seed())
+            if item_filter == SCENARIOS
+            else extra_template_id(bank, seed=new_seed(), checklist_item=queue_item, skip=skipped),
+        ),
         kwargs={"scheduled": False},
     )
     st.stop()
 
 current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
+if bank.is_scenario(current.template_id):
+    show_scenario(
+        store,
+        scenario_for(bank, current.template_id, current.seed),
+        scheduled=current.scheduled,
+        caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
+        on_next=_next,
+        on_variant=partial(_start, current.template_id, scheduled=False),
+    )
+    st.stop()
 try:
     problem = problem_for(bank, current)
 except (KeyError, GenerationError) as exc:
@@ -141,11 +209,21 @@ except (KeyError, GenerationError) as exc:
     _next()
     st.rerun()
 
+wanted = to_query(current)
+if {name: st.query_params.get(name) for name in ADDRESS_PARAMS} != {n: wanted.get(n) for n in ADDRESS_PARAMS}:
+    st.query_params.pop(EXTRA_PARAM, None)
+    st.query_params.update(wanted)
+
 skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
 if skip_note:
     st.info(skip_note, icon=":material/skip_next:")
 
 item = checklist.get(problem.checklist_item)
+if item_filter is not None and not current.scheduled and queue.first is None:
+    st.info(
+        f"Nothing of *{item.title if item else item_filter}* is due and today's new cards are used up, "
+        "so this is extra practice: it counts for readiness but does not move the schedule."
+    )
 st.caption(
     f"{item.title if item else problem.checklist_item} · difficulty {problem.difficulty}"
     + ("" if current.scheduled else " · extra practice, not scheduled")
@@ -171,9 +249,12 @@ elif problem.kind is Kind.CHOICE and verdict is None:
             index=None,
         )
         st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
+elif problem.kind is Kind.RECALL and verdict is None and keys.PRACTICE_CHECKED in st.session_state:
+    show_practice_checks(problem, on_rate=_answer, shortcuts=RATING_KEYS)
 elif problem.kind is Kind.RECALL and verdict is None:
     if not st.session_state.get(keys.PRACTICE_REVEALED):
-        st.info("Answer out loud or on paper first, then compare with the model answer.")
+        st.info("Write it as you would say it and check it against the key points, or answer out loud.")
+        explanation_input(on_check=_check_explanation)
         st.button(
             "Show the model answer",
             key=keys.PRACTICE_REVEAL,
@@ -209,12 +290,20 @@ if verdict is not None:
     next_col.button(
         "Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch", shortcut="N"
     )
-    variant_col.button(
-        "Another variant (not scheduled)",
-        key=keys.PRACTICE_VARIANT,
-        on_click=_start,
-        args=(problem.template_id,),
-        kwargs={"scheduled": False},
-        width="stretch",
-        shortcut="V",
-    )
+    variant = variant_template_id(bank, problem.template_id, seed=current.seed)
+    if variant is None:
+        variant_col.caption(
+            "This question has nothing to vary and its item has no other like it: press Next."
+        )
+    else:
+        variant_col.button(
+            "Another variant (not scheduled)"
+            if variant == problem.template_id
+            else f"Another {problem.kind.value} question on this item (not scheduled)",
+            key=keys.PRACTICE_VARIANT,
+            on_click=_start,
+            args=(variant,),
+            kwargs={"scheduled": False},
+            width="stretch",
+            shortcut="V",
+        )

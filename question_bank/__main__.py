@@ -28,7 +28,8 @@ from question_bank.checklist import load_checklist
 from question_bank.errors import BankError
 from question_bank.generation import generate
 from question_bank.generation_checks import SMOKE_SEEDS, SWEEP_SEEDS, sweep_issues
-from question_bank.schema import NumericTemplate
+from question_bank.scenarios import generate_scenario
+from question_bank.schema import NumericStep, NumericTemplate
 
 
 def _load(paths: Sequence[str]) -> Bank | None:
@@ -51,11 +52,11 @@ def validate(paths: Sequence[str]) -> int:
     if issues:
         print(f"\n{len(issues)} template{'s' if len(issues) != 1 else ''} failed to generate.")
         return 1
-    kinds = Counter(t.kind for t in bank.templates)
+    kinds = Counter(t.kind for t in [*bank.templates, *bank.scenarios])
     files = len(set(file for file, _ in bank.sources.values()))
     pools = ", ".join(f"{name} ({len(s)} scenarios)" for name, s in sorted(bank.pools.items())) or "none"
     print(
-        f"OK: {len(bank.templates)} templates in {files} files "
+        f"OK: {len(bank.templates) + len(bank.scenarios)} templates in {files} files "
         f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}); pools: {pools}; "
         f"each generated for seeds 0..{len(SMOKE_SEEDS) - 1} (shipped) or 0..{len(SWEEP_SEEDS) - 1} (yours)."
     )
@@ -109,6 +110,14 @@ def sample(template_id: str, seed: int, paths: Sequence[str] = ()) -> int:
     bank = _load(paths)
     if bank is None:
         return 1
+    if bank.is_scenario(template_id):
+        scenario = generate_scenario(bank.scenario(template_id), seed)
+        parts = [f"{scenario.template_id} · scenario · {len(scenario.steps)} steps", scenario.setup.rstrip()]
+        parts += [
+            f"--- step {step.step} of {step.n_steps}\n{render_problem(step)}" for step in scenario.steps
+        ]
+        print("\n\n".join(parts))
+        return 0
     try:
         template = bank.get(template_id)
     except KeyError as exc:
@@ -119,7 +128,7 @@ def sample(template_id: str, seed: int, paths: Sequence[str] = ()) -> int:
 
 
 def coverage_report(bank: Bank) -> str:
-    """Templates per checklist item (by kind), slips per numeric template, and the scenario pools."""
+    """Templates per checklist item (by kind) and per topic tag, slips per numeric template, the pools."""
     out = ["Templates per checklist item:"]
     for item in load_checklist():
         templates = bank.by_checklist(item.id)
@@ -130,11 +139,25 @@ def coverage_report(bank: Bank) -> str:
     kinds = Counter(t.kind for t in bank.templates)
     split = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
     out.append(f"  {'total':<24} {len(bank.templates):>3}  ({split})")
+    topics = Counter(topic for t in bank.templates for topic in t.topics)
+    if topics:
+        out += ["", "Templates per topic tag:"]
+        out += [f"  {topic:<24} {count:>3}" for topic, count in sorted(topics.items())]
     out += ["", "Slips per numeric template:"]
     for template in bank.templates:
         if isinstance(template, NumericTemplate):
             names = ", ".join(slip.name for slip in template.slips)
             out.append(f"  {template.id:<36} {len(template.slips):>2}  {names}")
+    out += ["", "Scenarios (steps, then each step's checklist item and kind):"]
+    for scenario in bank.scenarios:
+        out.append(f"  {scenario.id:<36} {len(scenario.steps):>2} steps  ({scenario.checklist})")
+        for number, step in enumerate(scenario.steps, start=1):
+            slips = f", {len(step.slips)} slips" if isinstance(step, NumericStep) else ""
+            out.append(f"      {number}. {step.id:<28} {step.checklist:<24} {step.kind}{slips}")
+    steps_by_item = Counter(step.checklist for scenario in bank.scenarios for step in scenario.steps)
+    if steps_by_item:
+        out += ["", "Scenario steps per checklist item:"]
+        out += [f"  {item.id:<24} {steps_by_item.get(item.id, 0):>3}" for item in load_checklist()]
     out += ["", "Scenario pools:"]
     for name, scenarios in sorted(bank.pools.items()):
         answers = Counter(s.answer for s in scenarios)

@@ -20,7 +20,7 @@ from question_bank.checklist import checklist_ids
 from question_bank.consistency import suggest
 from question_bank.errors import BankError, BankIssue, display_path
 from question_bank.loading import load_files
-from question_bank.schema import Scenario, Template
+from question_bank.schema import Scenario, ScenarioTemplate, Template
 
 DATA_DIR = Path(__file__).parent / "data"
 QUESTIONS_DIR = DATA_DIR / "questions"
@@ -33,6 +33,8 @@ POOLS_FOLDER = "pools"
 class Bank:
     """Validated templates (in load order), scenario pools by name, and each template's file and line.
 
+    ``templates`` are the single problems; ``scenarios`` the chains of steps on one setup (kind
+    ``scenario``), kept apart because a scenario generates several problems, not one.
     ``shipped`` holds the ids of the templates that come with the app; ``refused`` lists what was
     left out of a bank loaded leniently (a broken file, a template that fails to generate).
     """
@@ -40,6 +42,7 @@ class Bank:
     templates: list[Template]
     pools: dict[str, tuple[Scenario, ...]] = field(default_factory=dict)
     sources: dict[str, tuple[str, int]] = field(default_factory=dict)
+    scenarios: list[ScenarioTemplate] = field(default_factory=list)
     shipped: frozenset[str] = frozenset()
     refused: tuple[BankIssue, ...] = ()
 
@@ -49,6 +52,20 @@ class Bank:
             if template.id == template_id:
                 return template
         raise KeyError(f"no template {template_id!r} in the bank; {suggest(template_id, self.ids)}")
+
+    def scenario(self, template_id: str) -> ScenarioTemplate:
+        """The scenario with ``template_id``; ``KeyError`` naming the closest id otherwise."""
+        for scenario in self.scenarios:
+            if scenario.id == template_id:
+                return scenario
+        raise KeyError(f"no scenario {template_id!r} in the bank; {suggest(template_id, self.scenario_ids)}")
+
+    def is_scenario(self, template_id: str) -> bool:
+        return any(scenario.id == template_id for scenario in self.scenarios)
+
+    @property
+    def scenario_ids(self) -> list[str]:
+        return [scenario.id for scenario in self.scenarios]
 
     @property
     def ids(self) -> list[str]:
@@ -127,6 +144,7 @@ def load_bank(
         templates=result.templates,
         pools=result.pools,
         sources=result.sources,
+        scenarios=result.scenarios,
         shipped=frozenset(tid for tid, (file, _) in result.sources.items() if file in shipped_files),
     )
     if issues:

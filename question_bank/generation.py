@@ -104,6 +104,14 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
 # --- drawing -----------------------------------------------------------------------------------
 
 
+def draw_values(template: Template, seed: int, *, catalog: PresetCatalog | None = None) -> dict[str, Any]:
+    """The values ``generate`` draws for (template, seed), by param name; nothing is recorded."""
+    rng = random.Random(f"{template.id}/{seed}")
+    with recording():
+        values, _ = _draw_until_valid(template, rng, catalog or shipped_catalog(), [])
+    return values
+
+
 def derivation_params(template: Template) -> frozenset[str]:
     """The derived params the answer (or a choice's ``decide``) rests on, directly or through others.
 

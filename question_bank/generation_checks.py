@@ -28,7 +28,8 @@ from question_bank.bank import Bank, load_bank
 from question_bank.errors import BankError, BankIssue, GenerationError
 from question_bank.generation import generate
 from question_bank.rubric_check import explanation_issue
-from question_bank.schema import Template
+from question_bank.scenarios import generate_scenario
+from question_bank.schema import ScenarioTemplate, Template
 
 #: Seeds every shipped template is generated with, at load and by ``validate``.
 SMOKE_SEEDS = range(20)
@@ -92,7 +93,28 @@ def sweep_issues(bank: Bank, templates: Iterable[Template] | None = None) -> lis
                 field = "key_points" if template.kind == "recall" else "answer"
                 issues.append(BankIssue(file, line, template.id, field, f"seed {seed}: {found[0]}", found[1]))
                 break
+    if templates is None:
+        issues += [issue for scenario in bank.scenarios if (issue := scenario_issue(bank, scenario))]
     return issues
+
+
+def scenario_issue(bank: Bank, scenario: ScenarioTemplate) -> BankIssue | None:
+    """The first failing step of the first failing seed of ``scenario``, as an issue, or None."""
+    file, line = bank.sources[scenario.id]
+    seeds = SMOKE_SEEDS if scenario.id in bank.shipped else SWEEP_SEEDS
+    for seed in seeds:
+        try:
+            steps = generate_scenario(scenario, seed).steps
+        except Exception as exc:  # reported as the scenario's issue, whatever the call raised
+            message = f"seed {seed}: generation failed: {type(exc).__name__}: {exc}"
+            return BankIssue(file, line, scenario.id, "steps", message, "check the params and bindings")
+        for index, step in enumerate(steps):
+            found = problem_issue(step) or (explanation_issue(step) if seed in SMOKE_SEEDS else None)
+            if found is not None:
+                field = f"steps.{index}." + ("key_points" if step.kind is Kind.RECALL else "answer")
+                message = f"seed {seed}: step {step.step}: {found[0]}"
+                return BankIssue(file, line, scenario.id, field, message, found[1])
+    return None
 
 
 def usable_bank(extra_dirs: Iterable[str | os.PathLike[str]] = ()) -> Bank:
@@ -113,5 +135,6 @@ def usable_bank(extra_dirs: Iterable[str | os.PathLike[str]] = ()) -> Bank:
         return bank
     dropped = {issue.template_id for issue in failing}
     kept = [template for template in bank.templates if template.id not in dropped]
+    scenarios = [scenario for scenario in bank.scenarios if scenario.id not in dropped]
     sources = {tid: where for tid, where in bank.sources.items() if tid not in dropped}
-    return replace(bank, templates=kept, sources=sources, refused=(*refused, *failing))
+    return replace(bank, templates=kept, scenarios=scenarios, sources=sources, refused=(*refused, *failing))

@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -20,10 +20,21 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from question_bank import schema
 from question_bank.consistency import Context, Reporter, check_names, check_template, suggest
 from question_bank.errors import BankIssue, display_path
-from question_bank.schema import PoolFile, PoolRef, Scenario, Template, TemplateSpec
+from question_bank.scenario_checks import check_scenario
+from question_bank.schema import (
+    AnyTemplate,
+    PoolFile,
+    PoolRef,
+    Scenario,
+    ScenarioTemplate,
+    Step,
+    Template,
+    TemplateSpec,
+)
 from question_bank.yaml_source import PathPart, child_node, locate, read_yaml
 
 _TEMPLATE = TypeAdapter(TemplateSpec)
+TemplateOrStep = TypeVar("TemplateOrStep", Template, Step)
 _POOL = TypeAdapter(PoolFile)
 
 #: Every key the format defines anywhere, for "did you mean" hints on unknown keys.
@@ -64,7 +75,7 @@ _EXAMPLES = {
 
 _HINTS = {
     "bank_param_kind": schema.PARAM_FORMS,
-    "bank_kind": "kind: numeric, kind: choice or kind: recall",
+    "bank_kind": "kind: numeric, kind: choice, kind: recall or kind: scenario",
     "bank_scenarios": "scenarios: {pool: symptoms}, or a list of {text, answer, why}",
     "bank_scalar": "a single value such as 8, 0.5, true or model.n_layers",
     "string_type": "text (quote it)",
@@ -101,6 +112,7 @@ class LoadResult:
     """Templates and pools that passed, where each template came from, and every issue found."""
 
     templates: list[Template] = field(default_factory=list)
+    scenarios: list[ScenarioTemplate] = field(default_factory=list)
     pools: dict[str, tuple[Scenario, ...]] = field(default_factory=dict)
     sources: dict[str, tuple[str, int]] = field(default_factory=dict)
     issues: list[BankIssue] = field(default_factory=list)
@@ -208,7 +220,7 @@ def _load_template_file(path: Path, context: Context, result: LoadResult) -> Non
 def _load_template(item: Any, node: yaml.Node, file: str, context: Context, result: LoadResult) -> None:
     template_id = item["id"] if isinstance(item, dict) and isinstance(item.get("id"), str) else "?"
     try:
-        template: Template = _TEMPLATE.validate_python(item)
+        template: AnyTemplate = _TEMPLATE.validate_python(item)
     except ValidationError as exc:
         result.issues.extend(_schema_issues(exc, file, template_id, node, item))
         check_names(item, context, Reporter(file, template_id, node, result.issues))
@@ -229,14 +241,22 @@ def _load_template(item: Any, node: yaml.Node, file: str, context: Context, resu
         )
     else:
         result.sources[template.id] = (file, line)
-    check_template(template, context, Reporter(file, template.id, node, found))
+    if isinstance(template, ScenarioTemplate):
+        check_scenario(template, context, Reporter(file, template.id, node, found))
+    else:
+        check_template(template, context, Reporter(file, template.id, node, found))
     result.issues.extend(found)
-    if not found:
+    if found:
+        return
+    if isinstance(template, ScenarioTemplate):
+        steps = [_with_pool(step, context.pools) for step in template.steps]
+        result.scenarios.append(template.model_copy(update={"steps": steps}))
+    else:
         result.templates.append(_with_pool(template, context.pools))
 
 
-def _with_pool(template: Template, pools: Mapping[str, tuple[Scenario, ...]]) -> Template:
-    """The template with a ``{pool: NAME}`` reference replaced by the pool's scenarios."""
+def _with_pool(template: TemplateOrStep, pools: Mapping[str, tuple[Scenario, ...]]) -> TemplateOrStep:
+    """The template (or step) with a ``{pool: NAME}`` reference replaced by the pool's scenarios."""
     scenarios = getattr(template, "scenarios", None)
     if isinstance(scenarios, PoolRef):
         return template.model_copy(update={"scenarios": list(pools[scenarios.pool])})

@@ -347,12 +347,16 @@ class ChoiceTemplate(TemplateBase):
 
     @model_validator(mode="after")
     def _one_way_to_answer(self) -> ChoiceTemplate:
-        if (self.scenarios is None) == (self.decide is None):
-            raise _bank_error(
-                "a choice template has either scenarios or decide (exactly one)",
-                "scenarios: {pool: symptoms}, or decide: {lhs: x, rhs: ridge, below: ID, otherwise: ID}",
-            )
+        _one_way_to_answer(self.scenarios, self.decide)
         return self
+
+
+def _one_way_to_answer(scenarios: Scenarios | None, decide: Decide | None) -> None:
+    if (scenarios is None) == (decide is None):
+        raise _bank_error(
+            "a choice template has either scenarios or decide (exactly one)",
+            "scenarios: {pool: symptoms}, or decide: {lhs: x, rhs: ridge, below: ID, otherwise: ID}",
+        )
 
 
 def _phrase(value: Any) -> str:
@@ -428,14 +432,101 @@ class RecallTemplate(TemplateBase):
 
     @model_validator(mode="after")
     def _distinct_misconceptions(self) -> RecallTemplate:
-        names = [m.name for m in self.misconceptions]
-        if len(set(names)) != len(names):
-            raise _bank_error("two misconceptions share a name", "give each misconception its own name")
+        _distinct_names(self.misconceptions)
         return self
 
 
+def _distinct_names(misconceptions: list[MisconceptionSpec]) -> None:
+    names = [m.name for m in misconceptions]
+    if len(set(names)) != len(names):
+        raise _bank_error("two misconceptions share a name", "give each misconception its own name")
+
+
 Template = NumericTemplate | ChoiceTemplate | RecallTemplate
-KINDS = ("numeric", "choice", "recall")
+
+
+# --- scenarios: one setup, several ordered steps -----------------------------------------------
+
+
+class StepBase(Strict):
+    """One step of a scenario: a numeric, choice or recall part on the scenario's shared draw.
+
+    ``id`` is snake_case: a later step binds this step's result by it (``weights_per_chip``), in
+    its answer or in its own ``params``.
+    """
+
+    id: str = Field(pattern=PARAM_NAME)
+    checklist: str
+    title: str = Field(min_length=1)
+    prompt: str = Field(min_length=1)
+    #: Derived values of this step alone (``call`` params); they may use earlier steps' results.
+    params: dict[Annotated[str, Field(pattern=PARAM_NAME)], CallParam] = {}
+    explanation: str = Field(min_length=1)
+    references: list[str] = Field(min_length=1)
+
+
+class NumericStep(StepBase):
+    kind: Literal["numeric"]
+    answer: Answer
+    slips: list[Slip] = []
+
+
+class ChoiceStep(StepBase):
+    kind: Literal["choice"]
+    options: list[Option] = Field(min_length=2)
+    scenarios: Scenarios | None = None
+    decide: Decide | None = None
+
+    @model_validator(mode="after")
+    def _one_way_to_answer(self) -> ChoiceStep:
+        _one_way_to_answer(self.scenarios, self.decide)
+        return self
+
+
+class RecallStep(StepBase):
+    """A recall step, with key points and misconceptions as a recall template has them."""
+
+    kind: Literal["recall"]
+    key_points: list[KeyPoint] = Field(min_length=3, max_length=6)
+    misconceptions: list[MisconceptionSpec] = Field(min_length=2)
+    model_answer: str = Field(min_length=1)
+    explanation: str = ""
+
+    @model_validator(mode="after")
+    def _distinct_misconceptions(self) -> RecallStep:
+        _distinct_names(self.misconceptions)
+        return self
+
+
+StepSpec = Annotated[
+    Annotated[NumericStep, Tag("numeric")]
+    | Annotated[ChoiceStep, Tag("choice")]
+    | Annotated[RecallStep, Tag("recall")],
+    Discriminator(
+        lambda value: value.get("kind") if isinstance(value, dict) else getattr(value, "kind", None),
+        custom_error_type="bank_kind",
+        custom_error_message="a step's kind must be numeric, choice or recall",
+    ),
+]
+Step = NumericStep | ChoiceStep | RecallStep
+#: How many steps a scenario asks.
+MIN_STEPS, MAX_STEPS = 4, 8
+
+
+class ScenarioTemplate(TemplateBase):
+    """A chain of steps on ONE draw: ``prompt`` is the setup shown above every step.
+
+    The card (and the history) is the scenario's ``id``; ``checklist`` is the item it serves best,
+    while each step counts toward its own ``checklist`` item.
+    """
+
+    kind: Literal["scenario"]
+    steps: list[StepSpec] = Field(min_length=MIN_STEPS, max_length=MAX_STEPS)
+    explanation: str = ""
+
+
+AnyTemplate = Template | ScenarioTemplate
+KINDS = ("numeric", "choice", "recall", "scenario")
 
 
 def _template_kind(value: Any) -> str | None:
@@ -445,11 +536,12 @@ def _template_kind(value: Any) -> str | None:
 TemplateSpec = Annotated[
     Annotated[NumericTemplate, Tag("numeric")]
     | Annotated[ChoiceTemplate, Tag("choice")]
-    | Annotated[RecallTemplate, Tag("recall")],
+    | Annotated[RecallTemplate, Tag("recall")]
+    | Annotated[ScenarioTemplate, Tag("scenario")],
     Discriminator(
         _template_kind,
         custom_error_type="bank_kind",
-        custom_error_message="kind must be numeric, choice or recall",
+        custom_error_message="kind must be numeric, choice, recall or scenario",
     ),
 ]
 
@@ -468,5 +560,10 @@ class PoolFile(Strict):
 
 def kind_fields(kind: str) -> frozenset[str]:
     """The keys a template of ``kind`` may have (by their YAML names)."""
-    model = {"numeric": NumericTemplate, "choice": ChoiceTemplate, "recall": RecallTemplate}[kind]
+    model = {
+        "numeric": NumericTemplate,
+        "choice": ChoiceTemplate,
+        "recall": RecallTemplate,
+        "scenario": ScenarioTemplate,
+    }[kind]
     return frozenset(info.alias or name for name, info in model.model_fields.items())

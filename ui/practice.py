@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import zip_longest
 from typing import Any
 
-from grader import Verdict, VerdictStatus, grade
+from grader import ExplanationRecord, Verdict, VerdictStatus, grade
 from grader.problem import Kind, Problem
 from progress import Attempt, Mode, Store
 from progress.scheduling import rating_for_answer, review
@@ -26,11 +26,11 @@ def queue_order(bank: Bank, *, skip: Collection[str] = ()) -> list[tuple[str, st
     """(template id, checklist item) pairs in the order new cards are introduced.
 
     Easiest first, and within a difficulty one item after another, so the first days touch every
-    checklist item instead of exhausting one. Templates in ``skip`` (they failed to generate in this
-    session) are left out.
+    checklist item instead of exhausting one. Scenarios are cards like any template. Templates in
+    ``skip`` (they failed to generate in this session) are left out.
     """
     by_level: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for template in bank.templates:
+    for template in [*bank.templates, *bank.scenarios]:
         if template.id in skip:
             continue
         by_level[template.difficulty][template.checklist].append(template.id)
@@ -88,24 +88,11 @@ def problem_for(bank: Bank, current: Current) -> Problem:
     return generate_checked(bank.get(current.template_id), current.seed)
 
 
-def submit(
-    store: Store,
-    problem: Problem,
-    response: str,
-    *,
-    current: Current,
-    now: datetime,
-    enable_fuzzing: bool = True,
-) -> Verdict:
-    """Grade ``response``; unless it is unparsable, store the attempt and, when scheduled, review the card.
-
-    For recall problems ``response`` is the self-rating (again, hard, good or easy).
-    """
-    verdict = grade(problem, response)
-    if verdict.status is VerdictStatus.UNPARSABLE:
-        return verdict
-    duration_s = max(0.0, (now - current.started_at).total_seconds())
-    attempt = Attempt(
+def practice_attempt(
+    problem: Problem, verdict: Verdict, response: str, *, now: datetime, duration_s: float
+) -> Attempt:
+    """The attempt a graded practice answer stores (under the problem's template and checklist item)."""
+    return Attempt(
         created_at=now,
         template_id=problem.template_id,
         checklist_item=problem.checklist_item,
@@ -119,6 +106,31 @@ def submit(
         mode=Mode.PRACTICE,
         duration_s=duration_s,
     )
+
+
+def submit(
+    store: Store,
+    problem: Problem,
+    response: str,
+    *,
+    current: Current,
+    now: datetime,
+    enable_fuzzing: bool = True,
+    explanation: ExplanationRecord | None = None,
+) -> Verdict:
+    """Grade ``response``; unless it is unparsable, store the attempt and, when scheduled, review the card.
+
+    For recall problems ``response`` is the self-rating (again, hard, good or easy); a typed
+    ``explanation`` is stored with the attempt and its points made set the attempt's score.
+    """
+    verdict = grade(problem, response)
+    if verdict.status is VerdictStatus.UNPARSABLE:
+        return verdict
+    duration_s = max(0.0, (now - current.started_at).total_seconds())
+    attempt = practice_attempt(problem, verdict, response, now=now, duration_s=duration_s)
+    if explanation is not None:
+        # The typed explanation goes with the attempt, and its points made are the attempt's score.
+        attempt = replace(attempt, score=explanation.score, explanation=explanation.to_dict())
     if not current.scheduled:
         store.record_attempt(attempt)
         return verdict

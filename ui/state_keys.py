@@ -20,9 +20,13 @@ OPEN_PAGE = "ctx_open_page"
 APP_SHELL_SEEN = "ctx_app_shell_seen"
 
 # --- practice page ---------------------------------------------------------------------------------
-#: Checklist item the practice queue is filtered on (None for all); other pages may set it before
-#: switching to the practice page.
+#: Checklist item the practice queue is filtered on (None for all, "scenarios" for scenarios only);
+#: other pages may set it before switching to the practice page.
 PRACTICE_FILTER_ITEM = "practice_filter_item"
+#: The sidebar's Anki export: variants per question, and the download button.
+PRACTICE_ANKI_VARIANTS = "practice_anki_variants"
+PRACTICE_ANKI_DOWNLOAD = "practice_anki_download"
+PRACTICE_CHEAT_SHEET = "practice_cheat_sheet"
 #: The problem on screen: {"template_id", "seed", "scheduled", "started_at"} or absent.
 PRACTICE_CURRENT = "practice_current"
 #: The grader.Verdict of the problem on screen once answered, or absent.
@@ -42,6 +46,27 @@ PRACTICE_EXTRA = "practice_extra"
 PRACTICE_REVEAL = "practice_reveal"
 #: Prefix of the four self-rating buttons of a recall problem: practice_rate_again, ..._easy.
 PRACTICE_RATE_PREFIX = "practice_rate_"
+#: The typed explanation of a recall problem (a text area), its clock (0, 60, 120 or 180 s) and the
+#: moment that clock started (ISO text), and the button that checks it.
+PRACTICE_EXPLANATION = "practice_explanation"
+PRACTICE_TIMER = "practice_timer"
+PRACTICE_TIMER_STARTED = "practice_timer_started"
+PRACTICE_CHECK = "practice_check"
+#: The explanation once checked: {"text", "seconds", "time_limit_s"}, or absent.
+PRACTICE_CHECKED = "practice_checked"
+#: Prefixes of the overrule checkboxes: practice_point_<key point index>, practice_misconception_<index>.
+PRACTICE_POINT_PREFIX = "practice_point_"
+PRACTICE_MISCONCEPTION_PREFIX = "practice_misconception_"
+#: The ui.scenario_practice.ScenarioRun of the scenario on screen, or absent.
+PRACTICE_SCENARIO_RUN = "practice_scenario_run"
+#: Prefixes of a scenario step's answer widgets: practice_step_answer_<seed>_<step>.
+PRACTICE_STEP_ANSWER_PREFIX = "practice_step_answer_"
+PRACTICE_STEP_CHOICE_PREFIX = "practice_step_choice_"
+PRACTICE_STEP_SUBMIT = "practice_step_submit"
+PRACTICE_STEP_NEXT = "practice_step_next"
+PRACTICE_STEP_REVEAL = "practice_step_reveal"
+#: Prefix of a recall step's four self-rating buttons: practice_step_rate_again, ..._easy.
+PRACTICE_STEP_RATE_PREFIX = "practice_step_rate_"
 #: The button that creates a new progress file after the old one was deleted or emptied.
 PRACTICE_START_AFRESH = "practice_start_afresh"
 #: Template ids whose problems failed to generate in this session; practice skips them.
@@ -86,6 +111,10 @@ MOCK_FINISH_CANCEL = "mock_finish_cancel"
 MOCK_ANSWER_PREFIX = "mock_answer_"
 #: Prefix of the recall self-rating buttons at the debrief: mock_rate_<position>_<rating>.
 MOCK_RATE_PREFIX = "mock_rate_"
+#: Prefixes of the debrief's overrule checkboxes: mock_point_<position>_<index> and
+#: mock_misconception_<position>_<index>.
+MOCK_POINT_PREFIX = "mock_point_"
+MOCK_MISCONCEPTION_PREFIX = "mock_misconception_"
 MOCK_DOWNLOAD = "mock_download"
 MOCK_NEW = "mock_new"
 MOCK_HISTORY_PICK = "mock_history_pick"
@@ -96,6 +125,8 @@ MOCK_START_AFRESH = "mock_start_afresh"
 # Its "practise this item" buttons set PRACTICE_FILTER_ITEM (above) to a checklist id, then switch page.
 READY_INTERVIEW_DATE = "ready_interview_date"
 READY_MINUTES_PER_DAY = "ready_minutes_per_day"
+READY_DAILY_NEW_LIMIT = "ready_daily_new_limit"
+READY_DESIRED_RETENTION = "ready_desired_retention"
 READY_SAVE_SETTINGS = "ready_save_settings"
 #: Prefix of the per-item practice buttons: ready_practice_<checklist id>.
 READY_PRACTICE_PREFIX = "ready_practice_"
@@ -123,3 +154,8 @@ GPU_CSV_SAMPLES = "gpu_csv_samples"
 GPU_CSV_COMPARISONS = "gpu_csv_comparisons"
 #: Prefix of the per-checklist-item practice buttons: gpu_practice_<checklist id>.
 GPU_PRACTICE_PREFIX = "gpu_practice_"
+
+# --- cheat sheet page ------------------------------------------------------------------------------
+CHEAT_DOWNLOAD = "cheat_download"
+#: Prefix of the practise buttons: cheat_practice_<section>_<checklist id>.
+CHEAT_PRACTICE_PREFIX = "cheat_practice_"

@@ -63,21 +63,27 @@ class AppServer:
 
 
 def start_server(
-    *, db_path: Path, log_path: Path, port: int | None = None, env: dict[str, str] | None = None
+    *,
+    db_path: Path,
+    log_path: Path,
+    port: int | None = None,
+    env: dict[str, str] | None = None,
+    script: str = "app.py",
+    root: Path = ROOT,
 ) -> AppServer:
-    """Start the app and wait until its health endpoint answers (up to 60 s)."""
+    """Start the app (or another ``script`` under ``root``) and wait until it answers (up to 60 s)."""
     port = port or _free_port()
     env = {**os.environ, **(env or {}), "DRILL_DB": str(db_path), "PYTHONUNBUFFERED": "1"}
     # The child keeps its own copy of the descriptor, so ours is closed right away.
     with log_path.open("ab") as log:
         process = subprocess.Popen(
             [
-                sys.executable, "-m", "streamlit", "run", "app.py",
+                sys.executable, "-m", "streamlit", "run", script,
                 "--server.address", "127.0.0.1", "--server.port", str(port),
                 "--server.headless", "true", "--browser.gatherUsageStats", "false",
                 "--server.fileWatcherType", "none",
             ],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     server = AppServer(f"http://127.0.0.1:{port}", db_path, port, process, log_path)
     deadline = time.monotonic() + 60

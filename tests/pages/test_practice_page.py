@@ -189,3 +189,77 @@ def test_the_roofline_labels_its_points_marks_the_ridge_and_needs_no_legend(
                 assert channel.get("legend", "shown") is None, "a legend squeezes the plot on a phone"
     ticks = spec["layer"][0]["encoding"]["y"]["axis"]["values"]
     assert [round(b / a) for a, b in itertools.pairwise(ticks)] == [10] * (len(ticks) - 1)
+
+
+def test_the_filter_decides_the_problem_on_screen(tmp_path: Path, bank: Bank) -> None:
+    at = _page(tmp_path / "p.db", current=_current("kv-bytes-per-token"))
+    at.selectbox(key=keys.PRACTICE_FILTER_ITEM).set_value("three-regimes").run()
+    assert not at.exception
+    current = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
+    assert bank.get(current.template_id).checklist == "three-regimes"
+
+
+def test_an_item_opened_from_readiness_is_practised_when_todays_new_cards_are_used(
+    tmp_path: Path, bank: Bank
+) -> None:
+    Store(tmp_path / "p.db").save_settings(Settings(daily_new_limit=0))
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "p.db")
+    at.session_state[keys.CLOCK] = lambda: NOW
+    at.session_state[keys.PRACTICE_CURRENT] = _current("kv-bytes-per-token").to_dict()  # on screen before
+    at.session_state[keys.PRACTICE_FILTER_ITEM] = "decode-batch-threshold"  # what "Practise it" sets
+    at.run()
+    assert not at.exception
+    assert not any("Nothing is due" in s.value for s in at.success)
+    current = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
+    assert bank.get(current.template_id).checklist == "decode-batch-threshold"
+    assert not current.scheduled
+    assert "extra practice" in at.info[0].value
+
+
+def test_a_refresh_keeps_the_problem_on_screen(tmp_path: Path) -> None:
+    at = _page(tmp_path / "p.db")
+    shown = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
+    refreshed = AppTest.from_file(PAGE, default_timeout=60)  # a refresh keeps only the address
+    refreshed.session_state[keys.DB_PATH] = str(tmp_path / "p.db")
+    refreshed.session_state[keys.CLOCK] = lambda: NOW
+    refreshed.session_state[keys.RNG_SEED] = 99  # a different chain of seeds
+    for name, value in at.query_params.items():
+        refreshed.query_params[name] = value
+    refreshed.run()
+    again = Current.from_dict(refreshed.session_state[keys.PRACTICE_CURRENT])
+    assert (again.template_id, again.seed) == (shown.template_id, shown.seed)
+    assert refreshed.markdown[0].value == at.markdown[0].value  # the same numbers in the prompt
+
+
+@pytest.mark.parametrize(
+    ("template_id", "offered"),
+    [("kv-cache-formula-recall", None), ("three-regimes-define", "three-regimes-measure")],
+)
+def test_another_variant_of_a_recall_card_is_another_question_or_none(
+    tmp_path: Path, template_id: str, offered: str | None
+) -> None:
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    at.button(key=keys.PRACTICE_REVEAL).click().run()
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "good").click().run()
+    variants = [b for b in at.button if b.key == keys.PRACTICE_VARIANT]
+    if offered is None:
+        assert not variants
+        assert any("nothing to vary" in c.value for c in at.caption)
+        return
+    assert variants[0].label == "Another recall question on this item (not scheduled)"
+    variants[0].click().run()
+    assert Current.from_dict(at.session_state[keys.PRACTICE_CURRENT]).template_id == offered
+
+
+@pytest.mark.parametrize(("item", "scope"), [("fusion", "Operator fusion"), (None, "all ten items")])
+def test_sidebar_offers_the_anki_deck_of_the_filtered_item(
+    tmp_path: Path, item: str | None, scope: str
+) -> None:
+    at = AppTest.from_file("../../pages/practice.py", default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "progress.db")
+    at.session_state[keys.PRACTICE_FILTER_ITEM] = item
+    at.run()
+    assert not at.exception
+    (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(keys.PRACTICE_ANKI_DOWNLOAD)]
+    assert button.proto.label == f"Anki deck: {scope}"

@@ -168,3 +168,14 @@ def test_both_exports_are_offered(tmp_path: Path) -> None:
     at = page(tmp_path / "progress.db")
     labels = {b.key: b.label for b in at.download_button}
     assert labels == {keys.READY_EXPORT_CSV: "Attempts as CSV", keys.READY_EXPORT_JSON: "Attempts as JSON"}
+
+
+def test_the_daily_new_cards_and_the_recall_aimed_for_are_set_here(tmp_path: Path) -> None:
+    db = tmp_path / "progress.db"
+    at = page(db)
+    at.number_input(key=keys.READY_DAILY_NEW_LIMIT).set_value(25)
+    at.slider(key=keys.READY_DESIRED_RETENTION).set_value(0.85)
+    at.button(key=keys.READY_SAVE_SETTINGS).click().run()
+    assert not at.exception
+    saved = Store(db).settings()
+    assert (saved.daily_new_limit, saved.desired_retention) == (25, pytest.approx(0.85))

@@ -3,9 +3,13 @@
 For each seed the problem is generated once and then: no placeholder is left unfilled; a numeric
 answer is a positive finite number in the dimension of its display unit; the exact answer and
 the answer rounded to 3 significant figures (in the display unit) grade correct; every declared
-slip grades incorrect and is diagnosed by its own name; a choice problem has exactly one correct
-option and only that option grades correct; a recall problem takes a self-rating. Across the
-seeds, the prompts differ visibly.
+slip grades incorrect and is diagnosed by its own name; answers 3 %, 8 %, 12 % and 20 % off
+the exact value (above on even seeds, below on odd ones) get no slip that cannot apply to the
+quantity (a binary prefix only where data is counted; no factor of 2, 8 or 1000); a choice
+problem has exactly one correct option and only that option grades correct; a recall problem
+takes a self-rating. Across the seeds, the prompts differ visibly. Every step of every scenario
+passes the same checks, and a wrong answer to a step, carried through, makes each later step
+built on it grade correct.
 """
 
 from __future__ import annotations
@@ -15,17 +19,33 @@ import math
 import pytest
 
 from grader import Kind, Problem, VerdictStatus, grade
+from grader.diagnosis import CLOSE, generic_slip_names
+from grader.follow_through import ScenarioProblem, carried_problem, grade_step
 from grader.units import dimensionality, format_quantity
 from question_bank import Template, generate, load_bank
 from question_bank.catalog import select_presets, shipped_catalog
 from question_bank.rendering import Placeholder, parse
-from question_bank.schema import ChoiceParam, ChoiceTemplate, DtypeParam, IntParam, PresetParam
+from question_bank.scenarios import generate_scenario
+from question_bank.schema import (
+    MAX_STEPS,
+    MIN_STEPS,
+    ChoiceParam,
+    ChoiceTemplate,
+    DtypeParam,
+    IntParam,
+    PresetParam,
+    ScenarioTemplate,
+)
 
 SEEDS = range(200)
+#: Follow-through is checked on every 4th seed (50 draws): it grades each step once per earlier step.
+FOLLOW_THROUGH_EVERY = 4
 BANK = load_bank(include_shipped=True)
+NEAR_MISSES = (0.03, 0.08, 0.12, 0.20)
+BINARY_PREFIX_SLIPS = frozenset(name for name in generic_slip_names() if "-for-" in name)
 
 
-def _variety(template: Template) -> int:
+def _variety(template: Template | ScenarioTemplate) -> int:
     """At most how many different prompts the template can draw (large ranges count as many)."""
     count = 1
     for spec in template.params.values():
@@ -44,6 +64,19 @@ def _variety(template: Template) -> int:
     return count
 
 
+def _check_near_misses(problem: Problem) -> None:
+    assert problem.answer is not None
+    sign = 1 if problem.seed % 2 == 0 else -1
+    is_data = "[information]" in dimensionality(problem.unit)
+    declared = {slip.name for slip in problem.slips}
+    can_apply = declared | {CLOSE} | (BINARY_PREFIX_SLIPS if is_data else set())
+    for offset in NEAR_MISSES:
+        response = format_quantity(problem.answer * (1 + sign * offset), problem.unit)
+        verdict = grade(problem, response)
+        if verdict.diagnosis is not None:
+            assert verdict.diagnosis in can_apply, (response, verdict.diagnosis, verdict.diagnosis_text)
+
+
 def _check_numeric(problem: Problem) -> None:
     answer, unit = problem.answer, problem.unit
     assert answer is not None and math.isfinite(answer) and answer > 0, answer
@@ -59,6 +92,7 @@ def _check_numeric(problem: Problem) -> None:
         verdict = grade(problem, response)
         assert verdict.status is VerdictStatus.INCORRECT, (slip.name, response, verdict.message)
         assert verdict.diagnosis == slip.name, (slip.name, response, verdict.diagnosis)
+    _check_near_misses(problem)
 
 
 def _check_choice(problem: Problem) -> None:
@@ -94,3 +128,53 @@ def test_template_over_200_seeds(template: Template) -> None:
     assert len(prompts) >= min(5, _variety(template)), (
         f"only {len(prompts)} distinct prompts in {len(SEEDS)} seeds"
     )
+
+
+# --- scenarios: every step like a template, and follow-through ---------------------------------------
+
+
+def _wrong(value: float, problem: Problem) -> float:
+    """A value the step's own tolerance rejects: 37 % high, or past a geometric band."""
+    factor = problem.tolerance.value**2 if problem.tolerance.kind.value == "geometric" else 1.37
+    return value * factor
+
+
+def _check_follow_through(scenario: ScenarioProblem) -> None:
+    """A wrong answer at each numeric step, carried through, makes every step built on it grade correct."""
+    for earlier in scenario.steps:
+        if earlier.kind is not Kind.NUMERIC or earlier.answer is None:
+            continue
+        wrong = _wrong(earlier.answer, earlier)
+        for later in scenario.steps[earlier.step :]:
+            carries = later.dependency.carries if later.dependency else ()
+            if earlier.step not in [carry.step for carry in carries]:
+                continue
+            carried, used = carried_problem(later, {earlier.step: wrong})
+            if not used or carried.answer is None or carried.answer <= 0:
+                continue  # the formula cannot take the wrong value (a capacity at zero): no credit to give
+            response = format_quantity(carried.answer, later.unit, sig_figs=12)
+            result = grade_step(later, response, earlier={earlier.step: wrong})
+            assert result.correct, (later.step_id, response, result.verdict.message)
+            if not grade(later, response).correct:
+                assert result.carried_from == (earlier.step,), (later.step_id, result)
+                assert f"your step {earlier.step}" in result.verdict.message
+                assert result.verdict.derivation[0].label == f"Carried from your step {earlier.step}"
+
+
+@pytest.mark.parametrize("template", BANK.scenarios, ids=lambda t: t.id)
+def test_scenario_over_200_seeds(template: ScenarioTemplate) -> None:
+    assert MIN_STEPS <= len(template.steps) <= MAX_STEPS
+    setups = set()
+    for seed in SEEDS:
+        scenario = generate_scenario(template, seed)
+        assert [step.step for step in scenario.steps] == list(range(1, len(template.steps) + 1))
+        assert "{" not in scenario.setup.replace("{{", ""), scenario.setup
+        for step, spec in zip(scenario.steps, template.steps, strict=True):
+            assert step.template_id == template.id and step.kind.value == spec.kind
+            assert step.checklist_item == spec.checklist and step.params["step"] == step.step
+            assert "{" not in step.prompt, step.prompt
+            CHECKS[step.kind](step)
+        if seed % FOLLOW_THROUGH_EVERY == 0:
+            _check_follow_through(scenario)
+        setups.add(scenario.setup)
+    assert len(setups) >= min(5, _variety(template)), f"only {len(setups)} distinct setups"

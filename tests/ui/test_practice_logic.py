@@ -23,12 +23,13 @@ def bank() -> Bank:
 
 def test_queue_order_is_every_template_once_and_touches_each_item_early(bank: Bank) -> None:
     order = queue_order(bank)
-    assert sorted(tid for tid, _ in order) == sorted(t.id for t in bank.templates)
+    assert sorted(tid for tid, _ in order) == sorted([*bank.ids, *bank.scenario_ids])
     # The first round visits every item that has templates of the easiest level, one each.
     easiest = min(t.difficulty for t in bank.templates)
     items = {t.checklist for t in bank.templates if t.difficulty == easiest}
     assert {item for _, item in order[: len(items)]} == items
-    levels = [bank.get(tid).difficulty for tid, _ in order]
+    every = {t.id: t for t in [*bank.templates, *bank.scenarios]}
+    levels = [every[tid].difficulty for tid, _ in order]
     assert levels == sorted(levels), "easier templates are introduced first"
 
 

@@ -1,0 +1,321 @@
+"""What a user waits for after Enter on the practice page, against a bare page, in Chromium.
+
+Starts the app and ``benchmarks/bare_page.py`` (one text input and its echo, nothing else) as real
+Streamlit servers and drives both from one Chromium through Playwright. Each pair is one practice
+answer and one bare answer, timed in the page from the Enter key-down to the moment the result is on
+screen: for practice the whole feedback (verdict, derivation, the roofline drawn when the problem
+has one, the Next button), for the bare page the echo of what was typed. Pairs alternate which page
+goes first, so machine noise hits both alike; the ratio is taken within the run.
+
+Varies the template (with and without a roofline), right and wrong answers, and the database
+(empty, and 100,000 stored answers). Every session's first answer is reported apart from the later
+ones. ``--cold`` also times the first visit to a freshly started server against warm visits.
+
+    .venv/bin/python benchmarks/answer_browser.py [--sessions N] [--answers N] [--cold N] [--root DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from fsrs import Rating  # noqa: E402
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from readiness_scale import fill, template_ids_by_item  # noqa: E402
+
+from grader.units import format_quantity  # noqa: E402
+from progress import Store  # noqa: E402
+from progress.scheduling import review  # noqa: E402
+from question_bank import Bank, generate, load_bank  # noqa: E402
+from ui.context import next_seed  # noqa: E402
+
+#: Templates timed by default: two drawn on a roofline (one point and three), one without a chart.
+TEMPLATES = ("ridge-point-bf16", "critical-batch-bf16", "kv-bytes-per-token")
+SEED = 20261201
+GOAL_RATIO = 1.5
+TIMEOUT_MS = 60_000
+
+# Runs in the page before each answer: notes when Enter goes down and when the wanted result is drawn.
+_WATCH = """([kind, expected, chart]) => {
+  const drawn = {
+    practice: () => [...document.querySelectorAll('button')].some(b => b.innerText.trim().startsWith('Next'))
+      && (!chart || [...document.querySelectorAll('[data-testid=stVegaLiteChart] canvas, '
+                                               + '[data-testid=stVegaLiteChart] svg')]
+                      .some(c => c.getBoundingClientRect().width > 0)),
+    bare: () => [...document.querySelectorAll('[data-testid=stMarkdownContainer]')]
+      .some(e => e.innerText.trim() === 'You typed: ' + expected),
+  }[kind];
+  const bench = window.__bench = {start: null, done: null};
+  const seen = () => {
+    if (bench.start !== null && bench.done === null && drawn()) {
+      bench.done = performance.now();
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(seen);
+  observer.observe(document.body, {childList: true, subtree: true, attributes: true, characterData: true});
+  document.addEventListener('keydown', e => {
+    if (e.key === 'Enter' && bench.start === null) { bench.start = performance.now(); seen(); }
+  }, {capture: true, once: true});
+}"""
+_ELAPSED = "() => window.__bench.done === null ? null : window.__bench.done - window.__bench.start"
+
+
+def _e2e_conftest() -> ModuleType:
+    """The browser tests' server helpers (a conftest is not importable by name)."""
+    spec = importlib.util.spec_from_file_location("e2e_conftest", ROOT / "tests" / "e2e" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return module
+
+
+E2E = _e2e_conftest()
+
+
+@dataclass
+class Timings:
+    """Seconds per practice answer and per bare answer, paired in order, and how each practice answer went."""
+
+    practice: list[float] = field(default_factory=list)
+    bare: list[float] = field(default_factory=list)
+    first: list[bool] = field(default_factory=list)
+    right: list[bool] = field(default_factory=list)
+    mismatched: int = 0
+
+    def select(
+        self, *, first: bool | None = None, right: bool | None = None
+    ) -> tuple[list[float], list[float]]:
+        keep = [
+            i
+            for i in range(len(self.practice))
+            if (first is None or self.first[i] == first) and (right is None or self.right[i] == right)
+        ]
+        return [self.practice[i] for i in keep], [self.bare[i] for i in keep]
+
+
+def _timed(
+    page: Page, kind: str, *, expected: str = "", chart: bool = False, press: Page | None = None
+) -> float:
+    page.evaluate(_WATCH, [kind, expected, chart])
+    (press or page).keyboard.press("Enter")
+    page.wait_for_function("() => window.__bench.done !== null", timeout=TIMEOUT_MS)
+    return float(page.evaluate(_ELAPSED)) / 1000
+
+
+def prepared_db(path: Path, *, bank: Bank, template_id: str, n_answers: int) -> Path:
+    """A database where ``template_id`` is the one card due now, with ``n_answers`` older answers."""
+    if n_answers:
+        fill(path, n_answers, template_ids_by_item())
+    store, now = Store(path), datetime.now(UTC)
+    for template in bank.templates:
+        if template.id != template_id:
+            review(store, template_id=template.id, checklist_item=template.checklist, rating=Rating.Good,
+                   now=now, enable_fuzzing=False)  # fmt: skip
+    make_due(path, bank=bank, template_id=template_id)
+    return path
+
+
+def make_due(path: Path, *, bank: Bank, template_id: str) -> None:
+    """Make ``template_id``'s card due again (a review long ago), as if the session had not answered it."""
+    template = bank.get(template_id)
+    review(Store(path), template_id=template_id, checklist_item=template.checklist, rating=Rating.Good,
+           now=datetime.now(UTC) - timedelta(days=400), enable_fuzzing=False)  # fmt: skip
+
+
+@contextmanager
+def _server(tmp: Path, name: str, *, db: Path, root: Path, script: str = "app.py") -> Iterator[object]:
+    server = E2E.start_server(
+        db_path=db, log_path=tmp / f"{name}.log", env={"DRILL_SEED": str(SEED)}, script=script, root=root
+    )
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _answer_box(page: Page) -> object:
+    return page.get_by_label(re.compile("^Your answer"))
+
+
+def run_condition(
+    browser: Browser, tmp: Path, *, bank: Bank, template_id: str, n_answers: int, args: argparse.Namespace
+) -> Timings:
+    """Sessions of answers to ``template_id`` (first the scheduled card, then variants), each paired."""
+    db = prepared_db(
+        tmp / f"{template_id}-{n_answers}.db", bank=bank, template_id=template_id, n_answers=n_answers
+    )
+    template = bank.get(template_id)
+    timings = Timings()
+    bare_db = tmp / "bare.db"
+    with (
+        _server(tmp, f"app-{template_id}", db=db, root=args.root) as app,
+        _server(tmp, "bare", db=bare_db, root=ROOT, script=str(ROOT / "benchmarks" / "bare_page.py")) as bare,
+    ):
+        bare_page = browser.new_page()
+        bare_page.set_default_timeout(TIMEOUT_MS)
+        bare_page.goto(bare.url)
+        bare_box = _answer_box(bare_page)
+        bare_box.wait_for()
+        for session in range(args.sessions):
+            page = browser.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            page.goto(app.url)
+            seed = SEED
+            for k in range(args.answers):
+                seed = next_seed(seed)
+                problem = generate(template, seed)
+                right = (k + session) % 2 == 0
+                value = (problem.answer or 0.0) * (1 if right else 37)
+                box = _answer_box(page)
+                box.wait_for()
+                box.fill(format_quantity(value, problem.unit))
+                echo = f"{session}-{k}"
+                bare_box.fill(echo)
+                chart = bool(_drawn_on_roofline(problem))
+                if (session + k) % 2 == 0:
+                    practice_s = _timed(page, "practice", chart=chart)
+                    bare_s = _timed(bare_page, "bare", expected=echo)
+                else:
+                    bare_s = _timed(bare_page, "bare", expected=echo)
+                    practice_s = _timed(page, "practice", chart=chart)
+                verdict = "stAlertContentSuccess" if right else "stAlertContentError"
+                timings.mismatched += not page.locator(f'[data-testid="{verdict}"]').count()
+                timings.practice.append(practice_s)
+                timings.bare.append(bare_s)
+                timings.first.append(k == 0)
+                timings.right.append(right)
+                if args.verbose:
+                    print(
+                        f"    session {session} answer {k}: practice {practice_s * 1e3:.0f} ms,"
+                        f" bare {bare_s * 1e3:.0f} ms"
+                    )
+                page.get_by_role("button", name=re.compile("^Another variant")).click()
+                page.get_by_role("button", name=re.compile("^Next")).wait_for(state="detached")
+            page.close()
+            make_due(db, bank=bank, template_id=template_id)
+        bare_page.close()
+    return timings
+
+
+def _drawn_on_roofline(problem: object) -> bool:
+    from ui.roofline_view import roofline_view
+
+    return roofline_view(problem, None) is not None  # type: ignore[arg-type]
+
+
+def _ms(values: list[float]) -> str:
+    if not values:
+        return "—"
+    low, mid, high = (v * 1e3 for v in (min(values), statistics.median(values), max(values)))
+    return f"{mid:6.0f} ms (min {low:.0f}, max {high:.0f})"
+
+
+def _report(name: str, practice: list[float], bare: list[float]) -> float | None:
+    if not practice:
+        return None
+    ratio = statistics.median(practice) / statistics.median(bare)
+    per_pair = statistics.median(p / b for p, b in zip(practice, bare, strict=True))
+    print(f"  {name:<26} n={len(practice):>3}  practice {_ms(practice)}  bare {_ms(bare)}")
+    print(f"  {'':<26}        ratio of medians {ratio:.2f}x, median of pair ratios {per_pair:.2f}x")
+    return ratio
+
+
+def cold_start(browser: Browser, tmp: Path, *, bank: Bank, runs: int, root: Path) -> None:
+    """First visit to a freshly started server against warm visits (new sessions) to the same server."""
+    print("cold start: page opened → problem on screen")
+    ratios = []
+    for run in range(runs):
+        db = prepared_db(tmp / f"cold-{run}.db", bank=bank, template_id=TEMPLATES[0], n_answers=0)
+        with _server(tmp, f"cold-{run}", db=db, root=root) as app:
+            visits = []
+            for _ in range(6):
+                page = browser.new_page()
+                page.set_default_timeout(TIMEOUT_MS)
+                start = time.perf_counter()
+                page.goto(app.url)
+                _answer_box(page).wait_for()
+                visits.append(time.perf_counter() - start)
+                page.close()
+        warm = statistics.median(visits[1:])
+        ratios.append(visits[0] / warm)
+        print(
+            f"  run {run + 1}: cold {visits[0] * 1e3:.0f} ms, warm median {warm * 1e3:.0f} ms"
+            f" → {ratios[-1]:.2f}x"
+        )
+    print(
+        f"  cold / warm: min {min(ratios):.2f}x, median {statistics.median(ratios):.2f}x,"
+        f" max {max(ratios):.2f}x"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=3, help="browser sessions per condition (default 3)")
+    parser.add_argument("--answers", type=int, default=8, help="answers per session (default 8)")
+    parser.add_argument("--templates", nargs="+", default=list(TEMPLATES), help="template ids to answer")
+    parser.add_argument(
+        "--sizes", nargs="+", type=int, default=[0, 100_000], help="stored answers (default 0 100000)"
+    )
+    parser.add_argument(
+        "--cold", type=int, default=0, metavar="N", help="also time N cold starts (default 0)"
+    )
+    parser.add_argument(
+        "--root", type=Path, default=ROOT, help="checkout whose app.py is served (default this one)"
+    )
+    parser.add_argument("--verbose", action="store_true", help="print every pair")
+    args = parser.parse_args()
+    if args.sessions < 1 or args.answers < 1:
+        parser.error("--sessions and --answers must be at least 1")
+    bank = load_bank()
+    overall: list[float] = []
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(E2E.CHROMIUM), args=E2E.CHROMIUM_ARGS, headless=True
+        )
+        tmp = Path(folder)
+        all_practice: list[float] = []
+        all_bare: list[float] = []
+        for n_answers in args.sizes:
+            for template_id in args.templates:
+                timings = run_condition(
+                    browser, tmp, bank=bank, template_id=template_id, n_answers=n_answers, args=args
+                )
+                print(
+                    f"{template_id}, {n_answers:,} stored answers"
+                    f" (verdicts not as planned: {timings.mismatched})"
+                )
+                ratio = _report("all answers", timings.practice, timings.bare)
+                overall.append(ratio or 0.0)
+                _report("right answers", *timings.select(right=True))
+                _report("wrong answers", *timings.select(right=False))
+                _report("first of a session", *timings.select(first=True))
+                _report("later in a session", *timings.select(first=False))
+                all_practice += timings.practice
+                all_bare += timings.bare
+        print("every condition together:")
+        ratio = _report("all answers", all_practice, all_bare) or 0.0
+        print(f"goal: practice ≤ {GOAL_RATIO}x bare → {'met' if ratio <= GOAL_RATIO else 'NOT met'}")
+        if args.cold:
+            cold_start(browser, tmp, bank=bank, runs=args.cold, root=args.root)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

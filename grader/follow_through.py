@@ -1,0 +1,269 @@
+"""Grading the steps of a scenario with follow-through: one early slip costs one step, not the chain.
+
+A scenario step whose estimator call takes an earlier step's result carries that dependency in
+its problem (:class:`StepProblem`): the function's name, every argument's exact value and which
+argument each earlier step feeds. :func:`grade_step` grades the response through
+:func:`grader.grade` against the exact answer and, when that fails and the user's own earlier
+values differ from the exact ones, against the answer recomputed from those values. The grader
+never imports the bank: everything it needs travels in the problem.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from grader.derivation import Step, recording
+from grader.estimator import FUNCTIONS
+from grader.grading import grade
+from grader.problem import Kind, Problem
+from grader.units import base_units, format_quantity, unit_symbol
+from grader.verdict import Verdict, VerdictStatus
+
+
+@dataclass(frozen=True)
+class Carry:
+    """An earlier step's answer that this step's answer is computed from.
+
+    ``step`` is the earlier step's 1-based number and ``name`` its id (the name calls refer to it
+    by); ``unit`` its display unit (for showing the carried value); ``exact`` its exact SI value.
+    """
+
+    step: int
+    name: str
+    unit: str
+    exact: float
+
+
+@dataclass(frozen=True)
+class Call:
+    """One estimator call of a recomputation: ``function`` on literal ``arguments`` plus ``references``.
+
+    ``references`` maps a keyword to the name of a carried step or of an earlier call; ``name`` is
+    what later calls refer to this one's result by (the last call is the answer).
+    """
+
+    name: str
+    function: str
+    arguments: Mapping[str, Any]
+    references: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """How to recompute a step from earlier steps' values: ``calls`` in order, the last is the answer."""
+
+    calls: tuple[Call, ...]
+    carries: tuple[Carry, ...]
+
+    def evaluate(self, values: Mapping[str, float]) -> float:
+        """The answer with each carried step's value taken from ``values`` (by step id), SI units."""
+        names: dict[str, Any] = dict(values)
+        result = math.nan
+        for call in self.calls:
+            arguments = {**call.arguments, **{k: names[ref] for k, ref in call.references.items()}}
+            result = float(FUNCTIONS[call.function](**arguments))
+            names[call.name] = result
+        return result
+
+
+@dataclass(frozen=True)
+class StepProblem(Problem):
+    """One step of a scenario: a problem, its 1-based ``step`` number and what it depends on.
+
+    ``template_id`` is the scenario's id (its card and history key); ``step_id`` names the step
+    within it; ``setup`` is the scenario's shared setup text; ``n_steps`` how many steps it has.
+    """
+
+    step: int = 1
+    step_id: str = ""
+    n_steps: int = 1
+    setup: str = ""
+    dependency: Dependency | None = None
+    carried_steps: tuple[int, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class StepVerdict:
+    """A step's verdict and how it was reached.
+
+    ``carried_from`` lists the earlier steps whose user values the step was graded on when it is
+    right only on them (empty when it is right on the exact values, or wrong).
+    """
+
+    step: int
+    verdict: Verdict
+    carried_from: tuple[int, ...] = ()
+
+    @property
+    def correct(self) -> bool:
+        return self.verdict.correct
+
+    @property
+    def carried_forward(self) -> bool:
+        return bool(self.carried_from)
+
+
+def _differs(*, carried: float, exact: float) -> bool:
+    """Whether ``carried`` differs from ``exact`` by more than rounding (so grading on it can matter)."""
+    return not math.isclose(carried, exact, rel_tol=1e-9, abs_tol=0.0)
+
+
+def carried_problem(
+    problem: StepProblem, earlier: Mapping[int, float]
+) -> tuple[StepProblem, tuple[int, ...]]:
+    """``problem`` recomputed from the user's earlier values, and the steps whose values entered.
+
+    ``earlier`` maps an earlier step's number to the SI value the user gave for it. Steps the user
+    got right (or did not answer with a number) keep their exact value. Returns ``problem``
+    unchanged and ``()`` when no carried value differs from the exact one.
+    """
+    dependency = problem.dependency
+    if dependency is None or problem.kind is not Kind.NUMERIC:
+        return problem, ()
+    used = tuple(
+        carry
+        for carry in dependency.carries
+        if carry.step in earlier
+        and math.isfinite(earlier[carry.step])
+        and _differs(carried=earlier[carry.step], exact=carry.exact)
+    )
+    if not used:
+        return problem, ()
+    values = {carry.name: carry.exact for carry in dependency.carries}
+    entry_steps: list[Step] = []
+    for carry in used:
+        value = earlier[carry.step]
+        values[carry.name] = value
+        symbol = unit_symbol(base_units(carry.unit)) if carry.unit else ""
+        entry_steps.append(
+            Step(
+                label=f"Carried from your step {carry.step}",
+                formula=f"{carry.name} = your answer to step {carry.step}",
+                substituted=f"{format_quantity(value, carry.unit)} "
+                f"(exact: {format_quantity(carry.exact, carry.unit)})",
+                value=value,
+                unit=symbol,
+            )
+        )
+    try:
+        with recording() as steps:
+            answer = dependency.evaluate(values)
+    except (ArithmeticError, ValueError):
+        return problem, ()  # a carried value the formula cannot take (zero, negative) earns no credit
+    if not math.isfinite(answer):
+        return problem, ()
+    carried = replace(
+        problem,
+        answer=answer,
+        slips=(),  # the slips were drawn for the exact values; on carried values they would mislead
+        derivation=(*entry_steps, *steps),
+        carried_steps=tuple(carry.step for carry in used),
+    )
+    return carried, carried.carried_steps
+
+
+def _steps_words(steps: Sequence[int]) -> str:
+    numbers = [str(s) for s in steps]
+    joined = numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+    return f"step{'s' * (len(numbers) > 1)} {joined}"
+
+
+def grade_step(
+    problem: StepProblem, response: str, *, earlier: Mapping[int, float] | None = None
+) -> StepVerdict:
+    """Grade ``response`` to a scenario step, with follow-through from ``earlier`` (step → SI value).
+
+    Right on the exact values: the plain verdict. Wrong there but right on the answer recomputed
+    from the user's own earlier values: correct, score 1, the message says which steps it was
+    carried forward from and the derivation starts where the carried values entered. Never raises.
+    """
+    verdict = grade(problem, response)
+    if verdict.status is not VerdictStatus.INCORRECT or not earlier:
+        return StepVerdict(problem.step, verdict)
+    carried, used = carried_problem(problem, earlier)
+    if not used:
+        return StepVerdict(problem.step, verdict)
+    on_carried = grade(carried, response)
+    if not on_carried.correct:
+        return StepVerdict(problem.step, verdict)
+    words = _steps_words(used)
+    message = (
+        f"**Correct, carried forward from your {words}.** Your answer follows from the value you gave "
+        f"there. {verdict.message.removeprefix('**Not quite.** ')}"
+    )
+    return StepVerdict(problem.step, replace(on_carried, message=message), carried_from=used)
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """A scenario's graded steps so far, and what they add up to."""
+
+    verdicts: tuple[StepVerdict, ...]
+
+    @property
+    def first_wrong(self) -> int | None:
+        """The first step graded wrong, even on the user's own earlier values (None when none was)."""
+        return next((v.step for v in self.verdicts if not v.correct), None)
+
+    @property
+    def all_correct(self) -> bool:
+        """Every step right, carried-forward ones included."""
+        return all(v.correct for v in self.verdicts)
+
+    def feedback(self) -> str:
+        """One sentence naming the first step that went wrong (or saying none did)."""
+        first = self.first_wrong
+        carried = [v.step for v in self.verdicts if v.carried_forward]
+        tail = f"{_steps_words(carried)} right on your own earlier values" if carried else ""
+        if first is None:
+            return f"Every step right, {tail}." if carried else "Every step right."
+        return f"The chain first went wrong at step {first}" + (f"; {tail}." if carried else ".")
+
+
+def earlier_value(problem: StepProblem, verdict: Verdict) -> float | None:
+    """The SI value a later step may carry from this step's verdict: the user's number, if numeric."""
+    if problem.kind is not Kind.NUMERIC or verdict.status is VerdictStatus.UNPARSABLE:
+        return None
+    return verdict.value
+
+
+def grade_chain(problems: Sequence[StepProblem], responses: Mapping[int, str]) -> ChainReport:
+    """Grade a scenario's answered steps in order (``responses`` by step number), with follow-through."""
+    earlier: dict[int, float] = {}
+    verdicts: list[StepVerdict] = []
+    for problem in problems:
+        if problem.step not in responses:
+            continue
+        result = grade_step(problem, responses[problem.step], earlier=earlier)
+        verdicts.append(result)
+        value = earlier_value(problem, result.verdict)
+        if value is not None:
+            earlier[problem.step] = value
+    return ChainReport(tuple(verdicts))
+
+
+@dataclass(frozen=True)
+class ScenarioProblem:
+    """One draw of a scenario: the setup everyone sees and its steps in order.
+
+    ``template_id`` is the scenario's id (its card key); ``checklist_item`` the item the scenario
+    serves best (each step names its own); ``params`` the drawn values (JSON form).
+    """
+
+    template_id: str
+    checklist_item: str
+    title: str
+    setup: str
+    seed: int
+    params: dict[str, Any]
+    steps: tuple[StepProblem, ...]
+    difficulty: int = 1
+    explanation: str = ""
+    references: tuple[str, ...] = ()
+
+    def step(self, number: int) -> StepProblem:
+        """Step ``number`` (1-based)."""
+        return self.steps[number - 1]

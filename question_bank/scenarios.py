@@ -1,0 +1,179 @@
+"""Scenarios: one draw of a setup, then its steps as problems that may build on each other.
+
+Each step is generated as an ordinary template (its *view*): the scenario's params, then one
+derived param per earlier numeric step (that step's answer call, named by the step's id), so a
+step's answer can bind ``weights_per_chip`` like any param. Every view has the scenario's id and
+draws in the same order from the same seed, and derived params draw nothing, so all the steps of
+one (scenario, seed) share one draw. The dependency on earlier steps travels in each
+:class:`grader.follow_through.StepProblem`, so grading can follow through without the bank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields as dataclass_fields
+from typing import Any
+
+from grader.follow_through import Call, Carry, Dependency, ScenarioProblem, StepProblem
+from grader.problem import Problem
+from question_bank.catalog import PresetCatalog
+from question_bank.generation import draw_values, generate, resolve
+from question_bank.rendering import Placeholder, format_value, render
+from question_bank.schema import (
+    CallParam,
+    ChoiceStep,
+    ChoiceTemplate,
+    NumericStep,
+    NumericTemplate,
+    RecallStep,
+    RecallTemplate,
+    ScenarioTemplate,
+    Template,
+)
+
+#: The key a step's number is stored under in its params (so an attempt says which step it was).
+STEP_PARAM = "step"
+
+
+def step_results(scenario: ScenarioTemplate, index: int) -> dict[str, CallParam]:
+    """What step ``index`` may bind beyond the scenario's params, as derived params in order.
+
+    Each earlier step's own params, then (numeric steps) its result under the step's id.
+    """
+    results: dict[str, CallParam] = {}
+    for step in scenario.steps[:index]:
+        results.update(step.params)
+        if isinstance(step, NumericStep):
+            results[step.id] = CallParam.model_validate(
+                {"call": step.answer.call, "with": dict(step.answer.with_)}
+            )
+    return results
+
+
+def step_view(scenario: ScenarioTemplate, index: int) -> Template:
+    """Step ``index`` (0-based) as an ordinary template on the scenario's params and earlier results."""
+    step = scenario.steps[index]
+    common: dict[str, Any] = {
+        "id": scenario.id,
+        "checklist": step.checklist,
+        "difficulty": scenario.difficulty,
+        "title": step.title,
+        "prompt": step.prompt,
+        "params": {**scenario.params, **step_results(scenario, index), **step.params},
+        "require": list(scenario.require),
+        "references": list(step.references),
+    }
+    if isinstance(step, NumericStep):
+        return NumericTemplate(
+            kind="numeric", explanation=step.explanation, answer=step.answer, slips=step.slips, **common
+        )
+    if isinstance(step, ChoiceStep):
+        return ChoiceTemplate(
+            kind="choice",
+            explanation=step.explanation,
+            options=step.options,
+            scenarios=step.scenarios,
+            decide=step.decide,
+            **common,
+        )
+    assert isinstance(step, RecallStep)
+    return RecallTemplate(
+        kind="recall",
+        explanation=step.explanation,
+        key_points=step.key_points,
+        misconceptions=step.misconceptions,
+        model_answer=step.model_answer,
+        **common,
+    )
+
+
+def _dependency(
+    scenario: ScenarioTemplate, index: int, values: dict[str, Any], numbers: dict[str, int]
+) -> Dependency | None:
+    """The calls that turn earlier steps' results into this step's answer (None when none do)."""
+    step = scenario.steps[index]
+    if not isinstance(step, NumericStep):
+        return None
+    carried = {name for name in numbers if numbers[name] <= index and name in values}  # earlier numeric steps
+    depends = set(carried)
+    calls: list[Call] = []
+    chain = [
+        *step.params.items(),
+        ("", CallParam.model_validate({"call": step.answer.call, "with": dict(step.answer.with_)})),
+    ]
+    for name, spec in chain:
+        references = {
+            keyword: binding
+            for keyword, binding in spec.with_.items()
+            if isinstance(binding, str) and binding in depends
+        }
+        if not references:
+            continue
+        arguments = {k: resolve(b, values) for k, b in spec.with_.items() if k not in references}
+        calls.append(Call(name=name, function=spec.call, arguments=arguments, references=references))
+        depends.add(name)
+    if not calls or calls[-1].name != "":
+        return None
+    used = {ref for call in calls for ref in call.references.values()} & carried
+    carries = tuple(
+        Carry(step=numbers[name], name=name, unit=_unit_of(scenario, name), exact=float(values[name]))
+        for name in sorted(used, key=numbers.__getitem__)
+    )
+    return Dependency(calls=tuple(calls), carries=carries)
+
+
+def _unit_of(scenario: ScenarioTemplate, step_id: str) -> str:
+    step = next(s for s in scenario.steps if s.id == step_id)
+    return step.answer.unit if isinstance(step, NumericStep) else ""
+
+
+def _setup_text(scenario: ScenarioTemplate, values: dict[str, Any]) -> str:
+    def value_of(placeholder: Placeholder) -> str:
+        value = values[placeholder.name]
+        if placeholder.field is not None:
+            value = getattr(value, placeholder.field)
+        return format_value(value, placeholder.unit)
+
+    return render(scenario.prompt, value_of)
+
+
+def generate_scenario(
+    scenario: ScenarioTemplate, seed: int, *, catalog: PresetCatalog | None = None
+) -> ScenarioProblem:
+    """The scenario ``scenario`` makes for ``seed``: the setup and every step, each a StepProblem."""
+    numbers = {step.id: number for number, step in enumerate(scenario.steps, start=1)}
+    shown: dict[str, Any] = {}
+    steps: list[StepProblem] = []
+    # Every view draws the same values; the scenario's params with every step's results hold them all.
+    everything = step_view(scenario, 0).model_copy(
+        update={"params": {**scenario.params, **step_results(scenario, len(scenario.steps))}}
+    )
+    values = draw_values(everything, seed, catalog=catalog)
+    setup = _setup_text(scenario, values)
+    for index in range(len(scenario.steps)):
+        problem: Problem = generate(step_view(scenario, index), seed, catalog=catalog)
+        if not shown:
+            shown = {name: problem.params[name] for name in scenario.params}
+        fields = {f.name: getattr(problem, f.name) for f in dataclass_fields(problem)}
+        fields["params"] = {**shown, STEP_PARAM: index + 1}
+        steps.append(
+            StepProblem(
+                **fields,
+                step=index + 1,
+                step_id=scenario.steps[index].id,
+                n_steps=len(scenario.steps),
+                setup=setup,
+                dependency=_dependency(scenario, index, values, numbers),
+            )
+        )
+    return ScenarioProblem(
+        template_id=scenario.id,
+        checklist_item=scenario.checklist,
+        title=scenario.title,
+        setup=setup,
+        seed=seed,
+        params=shown,
+        steps=tuple(steps),
+        difficulty=scenario.difficulty,
+        explanation=scenario.explanation,
+        references=tuple(scenario.references),
+    )

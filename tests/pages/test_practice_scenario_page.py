@@ -1,0 +1,157 @@
+"""AppTest of a scenario on the practice page: one step at a time, follow-through, one card."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from grader.follow_through import ScenarioProblem, StepProblem, carried_problem
+from grader.problem import Kind
+from grader.units import format_quantity
+from progress import Store
+from progress.scheduling import card_states
+from question_bank import Bank, load_bank
+from question_bank.scenarios import generate_scenario
+from ui import state_keys as keys
+from ui.practice import Current
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+SEED = 3
+
+
+@pytest.fixture(scope="module")
+def bank() -> Bank:
+    return load_bank()
+
+
+def _scenario(bank: Bank, *, with_recall: bool = False) -> ScenarioProblem:
+    """A scenario whose step 1 feeds later steps (or, ``with_recall``, one with a recall step)."""
+    template = next(
+        s
+        for s in bank.scenarios
+        if (any(step.kind == "recall" for step in s.steps) if with_recall else s.id == "scenario-tp-serving")
+    )
+    return generate_scenario(template, SEED)
+
+
+def _page(db: Path, scenario: ScenarioProblem) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = lambda: NOW
+    at.session_state[keys.RNG_SEED] = 7
+    current = Current(scenario.template_id, SEED, scheduled=True, started_at=NOW - timedelta(seconds=30))
+    at.session_state[keys.PRACTICE_CURRENT] = current.to_dict()
+    return at.run()
+
+
+def _answer(at: AppTest, step: StepProblem, response: str) -> None:
+    """Answer the step on screen: type a number, pick an option, or reveal and rate a recall."""
+    if step.kind is Kind.NUMERIC:
+        at.text_input(key=f"{keys.PRACTICE_STEP_ANSWER_PREFIX}{SEED}_{step.step}").input(response)
+        at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
+    elif step.kind is Kind.CHOICE:
+        at.radio(key=f"{keys.PRACTICE_STEP_CHOICE_PREFIX}{SEED}_{step.step}").set_value(int(response))
+        at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
+    else:
+        at.button(key=keys.PRACTICE_STEP_REVEAL).click().run()
+        at.button(key=keys.PRACTICE_STEP_RATE_PREFIX + response).click().run()
+    assert not at.exception
+
+
+def _exact(step: StepProblem) -> str:
+    if step.kind is Kind.NUMERIC:
+        assert step.answer is not None
+        return format_quantity(step.answer, step.unit, sig_figs=8)
+    if step.kind is Kind.CHOICE:
+        return str([c.correct for c in step.choices].index(True))
+    return "good"
+
+
+def _next_step(at: AppTest) -> None:
+    at.button(key=keys.PRACTICE_STEP_NEXT).click().run()
+    assert not at.exception
+
+
+def test_the_setup_and_only_the_first_step_show(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank)
+    at = _page(tmp_path / "p.db", scenario)
+    assert not at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert scenario.steps[0].prompt.strip()[:40] in text
+    assert scenario.steps[1].prompt.strip()[:40] not in text
+    assert "Step 1 of" in text
+
+
+def test_every_step_right_rates_the_card_good(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank)
+    at = _page(tmp_path / "p.db", scenario)
+    for step in scenario.steps:
+        _answer(at, step, _exact(step))
+        assert at.success, f"step {step.step} right shows a success message"
+        if step.step < len(scenario.steps):
+            _next_step(at)
+    store = Store(tmp_path / "p.db")
+    attempts = store.attempts()
+    assert len(attempts) == len(scenario.steps)
+    assert {a.template_id for a in attempts} == {scenario.template_id}
+    assert sorted(a.params["step"] for a in attempts) == [s.step for s in scenario.steps]
+    assert [a.checklist_item for a in sorted(attempts, key=lambda a: a.params["step"])] == [
+        s.checklist_item for s in scenario.steps
+    ]
+    [card] = card_states(store, now=NOW)
+    assert card.template_id == scenario.template_id
+    assert "rated **Good**" in " ".join(s.value for s in at.success)
+    assert at.button(key=keys.PRACTICE_NEXT)
+
+
+def test_a_wrong_step_then_a_carried_value_is_credited(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank)
+    first = scenario.steps[0]
+    later = next(s for s in scenario.steps if s.dependency and 1 in [c.step for c in s.dependency.carries])
+    assert first.answer is not None
+    wrong = first.answer * 1.5
+    at = _page(tmp_path / "p.db", scenario)
+    _answer(at, first, format_quantity(wrong, first.unit, sig_figs=8))
+    assert at.error, "a wrong step shows an error"
+    for step in scenario.steps[1 : later.step - 1]:
+        _next_step(at)
+        _answer(at, step, _exact(step))
+    _next_step(at)
+    carried, used = carried_problem(later, {1: wrong})
+    assert used == (1,) and carried.answer is not None
+    _answer(at, later, format_quantity(carried.answer, later.unit, sig_figs=8))
+    [message] = [s.value for s in at.success]
+    assert "carried forward from your step 1" in message
+    derivation = " ".join(m.value for m in at.markdown)
+    assert "Carried from your step 1" in derivation
+    stored = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}
+    assert stored[1].status == "incorrect" and stored[later.step].status == "correct"
+
+
+def test_an_unreadable_answer_is_not_stored(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank)
+    at = _page(tmp_path / "p.db", scenario)
+    _answer(at, scenario.steps[0], "lots")
+    assert at.warning, "an unreadable answer says what to type"
+    assert not Store(tmp_path / "p.db").attempts()
+
+
+def test_a_recall_step_is_revealed_then_rated(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank, with_recall=True)
+    recall = next(s for s in scenario.steps if s.kind is Kind.RECALL)
+    at = _page(tmp_path / "p.db", scenario)
+    for step in scenario.steps[: recall.step - 1]:
+        _answer(at, step, _exact(step))
+        _next_step(at)
+    assert not [m for m in at.markdown if recall.key_points[0] in m.value], "key points wait for the reveal"
+    at.button(key=keys.PRACTICE_STEP_REVEAL).click().run()
+    assert [m for m in at.markdown if recall.key_points[0] in m.value], "the reveal shows the key points"
+    at.button(key=keys.PRACTICE_STEP_RATE_PREFIX + "again").click().run()
+    assert not at.exception
+    stored = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}
+    assert (stored[recall.step].response, stored[recall.step].status) == ("again", "incorrect")
+    assert stored[recall.step].checklist_item == recall.checklist_item

@@ -1,0 +1,65 @@
+"""What lives as long as the server: loaded once, then kept out of the cyclic garbage collector's walk.
+
+Streamlit runs a full ``gc.collect(2)`` after every script run. It walks every tracked object in the
+process, and nearly all of them are imported modules, the parsed question bank, the presets and the
+unit registry, which live until the server stops. Walking them cost more than the rest of an answer's
+rerun. ``gc.freeze()`` moves every object alive at that moment into a permanent generation that
+collections skip; objects are still freed by reference counting, and everything made later (each
+rerun's own garbage) is collected as before. So it is called once, after the long-lived things are
+loaded, rather than switching the collection off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import threading
+
+# Modules the pages import; importing them here means the first visit to a page finds them loaded
+# and their objects frozen. altair (GPU checks only) and torch stay lazy: most sessions never need them.
+MODULES = (
+    "fsrs",
+    "grader",
+    "progress.aggregates",
+    "progress.plan",
+    "progress.readiness",
+    "progress.scheduling",
+    "question_bank",
+    "ui.mock",
+    "ui.mock_view",
+    "ui.practice",
+    "ui.readiness_charts",
+    "ui.render",
+    "ui.roofline_view",
+)
+
+_lock = threading.Lock()
+_frozen = False
+
+
+def freeze_long_lived() -> bool:
+    """Load the modules, the bank and the presets, then freeze; later calls do nothing.
+
+    Returns True on the call that froze. A bank that fails to load is left for the page to report
+    (the freeze still happens, so a fixed bank loads on the next rerun as usual).
+    """
+    global _frozen
+    if _frozen:
+        return False
+    with _lock:
+        if _frozen:
+            return False
+        for name in MODULES:
+            importlib.import_module(name)
+        from question_bank import BankError, load_checklist, load_hardware
+        from ui import cached
+
+        load_hardware()
+        load_checklist()
+        with contextlib.suppress(BankError):
+            cached.bank()
+        gc.collect()  # what is already garbage is freed now, not kept forever
+        gc.freeze()
+        _frozen = True
+        return True

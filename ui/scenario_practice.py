@@ -1,0 +1,156 @@
+"""A scenario in practice: one step at a time, graded with follow-through, one card. No Streamlit here.
+
+Every answered step is stored as an attempt under the scenario's id and the step's own checklist
+item (its params say which step), so steps count toward their items in readiness. The scenario's
+one FSRS card is reviewed when its last step is answered: Good when every step was right
+(carried-forward steps included), else Again. Time always comes in as an argument.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from fsrs import Rating
+
+from grader import VerdictStatus
+from grader.follow_through import ChainReport, ScenarioProblem, StepVerdict, earlier_value, grade_step
+from progress import Store
+from progress.scheduling import review
+from question_bank import Bank
+from question_bank.scenarios import generate_scenario
+from ui.practice import practice_attempt
+
+#: The practice filter's value for "scenarios only" (beside None and the checklist ids).
+SCENARIOS = "scenarios"
+
+
+@dataclass
+class ScenarioRun:
+    """How far the user is through the scenario on screen: the responses and verdicts of its steps.
+
+    ``step_started_at`` is when the step now on screen appeared (for the time spent on it).
+    """
+
+    template_id: str
+    seed: int
+    step_started_at: datetime
+    responses: dict[int, str] = field(default_factory=dict)
+    verdicts: dict[int, StepVerdict] = field(default_factory=dict)
+    #: How many answered steps the user has moved on from (their feedback read).
+    moved_on: int = 0
+    #: Recall steps whose model answer is shown.
+    revealed: set[int] = field(default_factory=set)
+
+    @property
+    def showing_feedback(self) -> bool:
+        """Whether the last answered step's feedback is on screen (the next step not opened yet)."""
+        return self.answered > self.moved_on
+
+    @property
+    def answered(self) -> int:
+        return len(self.verdicts)
+
+    def current_step(self, scenario: ScenarioProblem) -> int | None:
+        """The 1-based number of the first unanswered step, or None once all are answered."""
+        return next((s.step for s in scenario.steps if s.step not in self.verdicts), None)
+
+    def earlier_values(self, scenario: ScenarioProblem) -> dict[int, float]:
+        """The SI values the user gave to the numeric steps answered so far, by step number."""
+        values = {}
+        for number, result in self.verdicts.items():
+            value = earlier_value(scenario.step(number), result.verdict)
+            if value is not None:
+                values[number] = value
+        return values
+
+    def report(self) -> ChainReport:
+        return ChainReport(tuple(self.verdicts[n] for n in sorted(self.verdicts)))
+
+    def done(self, scenario: ScenarioProblem) -> bool:
+        return self.current_step(scenario) is None
+
+
+def scenario_for(bank: Bank, template_id: str, seed: int) -> ScenarioProblem:
+    """Regenerate the scenario on screen from its id and seed."""
+    return generate_scenario(bank.scenario(template_id), seed)
+
+
+def card_rating(report: ChainReport) -> Rating:
+    """The scenario card's rating: Good when every step was right (carried forward counts), else Again."""
+    return Rating.Good if report.all_correct else Rating.Again
+
+
+def submit_step(
+    store: Store,
+    scenario: ScenarioProblem,
+    run: ScenarioRun,
+    response: str,
+    *,
+    scheduled: bool,
+    now: datetime,
+    enable_fuzzing: bool = True,
+) -> StepVerdict:
+    """Grade ``response`` to the step on screen with follow-through; unless unparsable, store it.
+
+    For a recall step ``response`` is the self-rating. The last step also reviews the scenario's
+    card when ``scheduled``, in the same transaction as its attempt. ``run`` moves on to the next step.
+    """
+    number = run.current_step(scenario)
+    if number is None:
+        raise ValueError(f"every step of {scenario.template_id!r} is answered already")
+    problem = scenario.step(number)
+    result = grade_step(problem, response, earlier=run.earlier_values(scenario))
+    verdict = result.verdict
+    if verdict.status is VerdictStatus.UNPARSABLE:
+        return result
+    duration_s = max(0.0, (now - run.step_started_at).total_seconds())
+    attempt = practice_attempt(problem, verdict, response, now=now, duration_s=duration_s)
+    run.responses[number] = response
+    run.verdicts[number] = result
+    run.step_started_at = now
+    if not (scheduled and run.done(scenario)):
+        store.record_attempt(attempt)
+        return result
+    review(
+        store,
+        template_id=scenario.template_id,
+        checklist_item=scenario.checklist_item,
+        rating=card_rating(run.report()),
+        now=now,
+        duration_s=duration_s,
+        enable_fuzzing=enable_fuzzing,
+        attempt=attempt,
+    )
+    return result
+
+
+def scenario_order(bank: Bank) -> list[tuple[str, str]]:
+    """(scenario id, checklist item) pairs, easiest first: the practice queue's "Scenarios" choice."""
+    return [(s.id, s.checklist) for s in sorted(bank.scenarios, key=lambda s: s.difficulty)]
+
+
+def queue_scope(
+    bank: Bank, item_filter: str | None, *, everything: list[tuple[str, str]]
+) -> tuple[list[tuple[str, str]], str | None]:
+    """What the practice queue draws from for the filter: (templates, checklist item to keep).
+
+    The "Scenarios" choice (:data:`SCENARIOS`) keeps every scenario and no single item.
+    """
+    if item_filter == SCENARIOS:
+        return scenario_order(bank), None
+    return everything, item_filter
+
+
+def extra_scenario_id(bank: Bank, *, seed: int) -> str:
+    """A scenario for practice outside the schedule, drawn with ``seed`` (the bank must have one)."""
+    return random.Random(seed).choice(bank.scenario_ids)
+
+
+def run_state(data: Any, *, template_id: str, seed: int, now: datetime) -> ScenarioRun:
+    """The run kept in session state when it belongs to this scenario draw, else a fresh one."""
+    if isinstance(data, ScenarioRun) and (data.template_id, data.seed) == (template_id, seed):
+        return data
+    return ScenarioRun(template_id=template_id, seed=seed, step_started_at=now)

@@ -1,0 +1,207 @@
+"""Drawing a scenario on the practice page: the setup, then one step at a time with its feedback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from grader import VerdictStatus
+from grader.follow_through import ScenarioProblem, StepProblem, StepVerdict
+from grader.problem import Kind
+from progress import Store, StoreError
+from ui import state_keys as keys
+from ui.context import now
+from ui.render import show_verdict
+from ui.scenario_practice import ScenarioRun, run_state, submit_step
+
+RATINGS = ("again", "hard", "good", "easy")
+
+
+def _key(prefix: str, run: ScenarioRun, number: int) -> str:
+    # The seed is part of the key, so a new draw never inherits the last one's typed text.
+    return f"{prefix}{run.seed}_{number}"
+
+
+def current_run(scenario: ScenarioProblem) -> ScenarioRun:
+    """This tab's run through the scenario on screen (a fresh one for a new draw)."""
+    run = run_state(
+        st.session_state.get(keys.PRACTICE_SCENARIO_RUN),
+        template_id=scenario.template_id,
+        seed=scenario.seed,
+        now=now(),
+    )
+    st.session_state[keys.PRACTICE_SCENARIO_RUN] = run
+    return run
+
+
+def _answer(
+    store: Store, scenario: ScenarioProblem, run: ScenarioRun, response: str, *, scheduled: bool
+) -> None:
+    try:
+        result = submit_step(store, scenario, run, response, scheduled=scheduled, now=now())
+    except StoreError as exc:
+        st.session_state[keys.PRACTICE_NOTICE] = str(exc)
+        return
+    if result.verdict.status is VerdictStatus.UNPARSABLE:
+        st.session_state[keys.PRACTICE_NOTICE] = result.verdict.message
+        return
+    st.session_state.pop(keys.PRACTICE_NOTICE, None)
+
+
+def _submit_text(
+    store: Store, scenario: ScenarioProblem, run: ScenarioRun, number: int, scheduled: bool
+) -> None:
+    _answer(
+        store,
+        scenario,
+        run,
+        str(st.session_state.get(_key(keys.PRACTICE_STEP_ANSWER_PREFIX, run, number), "")),
+        scheduled=scheduled,
+    )
+
+
+def _submit_choice(
+    store: Store, scenario: ScenarioProblem, run: ScenarioRun, number: int, scheduled: bool
+) -> None:
+    choice = st.session_state.get(_key(keys.PRACTICE_STEP_CHOICE_PREFIX, run, number))
+    if choice is None:
+        st.session_state[keys.PRACTICE_NOTICE] = "Pick one of the options, then press **Check**."
+        return
+    _answer(store, scenario, run, str(choice), scheduled=scheduled)
+
+
+def _move_on(run: ScenarioRun) -> None:
+    run.moved_on = run.answered
+    run.step_started_at = now()
+
+
+def _step_heading(problem: StepProblem) -> str:
+    return f"**Step {problem.step} of {problem.n_steps}: {problem.title}**"
+
+
+def _answered_step(problem: StepProblem, result: StepVerdict, response: str) -> None:
+    mark = "carried forward" if result.carried_forward else ("right" if result.correct else "wrong")
+    with st.expander(f"Step {problem.step}: {problem.title} · {mark}", expanded=False):
+        st.markdown(problem.prompt)
+        st.markdown(f"Your answer: `{response}`")
+        st.markdown(result.verdict.message)
+
+
+def _step_input(
+    store: Store, scenario: ScenarioProblem, run: ScenarioRun, problem: StepProblem, *, scheduled: bool
+) -> None:
+    number = problem.step
+    args = (store, scenario, run, number, scheduled)
+    if problem.kind is Kind.NUMERIC:
+        with st.form(key=f"practice_step_form_{run.seed}_{number}", enter_to_submit=True, border=False):
+            st.text_input(
+                f"Your answer (a bare number is read in {problem.unit or 'plain numbers'})",
+                key=_key(keys.PRACTICE_STEP_ANSWER_PREFIX, run, number),
+                placeholder=f"e.g. 12.5 {problem.unit}".strip(),
+            )
+            st.form_submit_button(
+                "Check", key=keys.PRACTICE_STEP_SUBMIT, type="primary", on_click=_submit_text, args=args
+            )
+    elif problem.kind is Kind.CHOICE:
+        with st.form(key=f"practice_step_choice_form_{run.seed}_{number}", border=False):
+            st.radio(
+                "Your answer",
+                list(range(len(problem.choices))),
+                key=_key(keys.PRACTICE_STEP_CHOICE_PREFIX, run, number),
+                format_func=lambda i: problem.choices[i].text,
+                index=None,
+            )
+            st.form_submit_button(
+                "Check", key=keys.PRACTICE_STEP_SUBMIT, type="primary", on_click=_submit_choice, args=args
+            )
+    elif number not in run.revealed:
+        st.info("Answer out loud or on paper first, then compare with the model answer.")
+        st.button(
+            "Show the model answer",
+            key=keys.PRACTICE_STEP_REVEAL,
+            type="primary",
+            on_click=run.revealed.add,
+            args=(number,),
+        )
+    else:
+        st.markdown("**Key points**\n\n" + "\n".join(f"- {point}" for point in problem.key_points))
+        st.markdown(problem.explanation)
+        st.markdown("How well did you recall it?")
+        for column, rating in zip(st.columns(len(RATINGS)), RATINGS, strict=True):
+            column.button(
+                rating.capitalize(),
+                key=keys.PRACTICE_STEP_RATE_PREFIX + rating,
+                on_click=_answer,
+                args=(store, scenario, run, rating),
+                kwargs={"scheduled": scheduled},
+                width="stretch",
+            )
+
+
+def show_scenario(
+    store: Store,
+    scenario: ScenarioProblem,
+    *,
+    scheduled: bool,
+    caption: str,
+    on_next: Callable[[], None],
+    on_variant: Callable[[], None],
+) -> None:
+    """The scenario: setup, the steps answered so far, then the open step or the last one's feedback."""
+    run = current_run(scenario)
+    st.caption(caption)
+    st.subheader(scenario.title)
+    with st.container(border=True):
+        st.markdown(scenario.setup)
+    for number in range(1, run.moved_on + 1):
+        _answered_step(scenario.step(number), run.verdicts[number], run.responses[number])
+    notice = st.session_state.get(keys.PRACTICE_NOTICE)
+    if run.showing_feedback:
+        problem = scenario.step(run.answered)
+        st.markdown(_step_heading(problem))
+        st.markdown(problem.prompt)
+        show_verdict(problem, run.verdicts[problem.step].verdict)
+        if not run.done(scenario):
+            st.button(
+                f"Next step ({problem.step + 1} of {problem.n_steps})",
+                key=keys.PRACTICE_STEP_NEXT,
+                type="primary",
+                on_click=_move_on,
+                args=(run,),
+                shortcut="N",
+            )
+            return
+        _summary(run, scheduled=scheduled, on_next=on_next, on_variant=on_variant)
+        return
+    number = run.current_step(scenario)
+    assert number is not None  # not done, or the last feedback would be showing
+    problem = scenario.step(number)
+    st.markdown(_step_heading(problem))
+    st.markdown(problem.prompt)
+    _step_input(store, scenario, run, problem, scheduled=scheduled)
+    if notice:
+        st.warning(notice, icon=":material/edit:")
+
+
+def _summary(
+    run: ScenarioRun, *, scheduled: bool, on_next: Callable[[], None], on_variant: Callable[[], None]
+) -> None:
+    report = run.report()
+    right = sum(v.correct for v in report.verdicts)
+    outcome = "Good" if report.all_correct else "Again"
+    text = f"**Scenario done: {right} of {len(report.verdicts)} steps right.** {report.feedback()}"
+    if scheduled:
+        text += f" The scenario's card was rated **{outcome}**."
+    (st.success if report.all_correct else st.info)(text, icon=":material/flag:")
+    next_col, variant_col = st.columns(2)
+    next_col.button(
+        "Next", key=keys.PRACTICE_NEXT, type="primary", on_click=on_next, width="stretch", shortcut="N"
+    )
+    variant_col.button(
+        "Another variant (not scheduled)",
+        key=keys.PRACTICE_VARIANT,
+        on_click=on_variant,
+        width="stretch",
+        shortcut="V",
+    )
