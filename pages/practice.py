@@ -258,7 +258,7 @@ elif problem.kind is Kind.RECALL and verdict is None:
         st.button(
             "Show the model answer",
             key=keys.PRACTICE_REVEAL,
-            type="primary",
+            type="secondary",
             on_click=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
             shortcut="S",
         )
