@@ -232,12 +232,17 @@ def _whole_units_beside_weights(
         max(0.0, memory_bytes - weight_bytes),
         "B",
     )
-    return step(
-        label,
-        f"⌊free bytes / KV bytes per {per}⌋",
-        f"⌊{qty(free, 'B')} / {qty(bytes_per_unit, 'B')}⌋",
-        math.floor(free / bytes_per_unit),
+    # The unrounded quotient is a step of its own: the last step but one of a whole-unit answer is
+    # what a template's ``whole: true`` accepts beside the floor.
+    unrounded = step(
+        f"{label}, unrounded",
+        f"free bytes / KV bytes per {per}",
+        f"{qty(free, 'B')} / {qty(bytes_per_unit, 'B')}",
+        free / bytes_per_unit,
         unit,
+    )
+    return step(
+        label, "⌊unrounded⌋ (only whole ones fit)", f"⌊{num(unrounded)}⌋", math.floor(unrounded), unit
     )
 
 
