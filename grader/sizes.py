@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from grader.derivation import num, qty, step
+from grader.units import format_number
 
 #: Bytes per element of the number formats the drills use.
 DTYPE_BYTES: dict[str, float] = {
@@ -241,8 +242,9 @@ def _whole_units_beside_weights(
         free / bytes_per_unit,
         unit,
     )
+    shown = format_number(unrounded) if unrounded < 1e4 else qty(unrounded, "")
     return step(
-        label, "⌊unrounded⌋ (only whole ones fit)", f"⌊{num(unrounded)}⌋", math.floor(unrounded), unit
+        label, "⌊unrounded⌋ (only whole ones fit)", f"⌊{shown}⌋", math.floor(unrounded), unit
     )
 
 
