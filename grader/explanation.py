@@ -155,6 +155,9 @@ class ExplanationDict(TypedDict):
     rating: str | None
     seconds: float | None
     time_limit_s: float | None
+    made: list[bool]
+    standing_misconceptions: list[str]
+    score: float
 
 
 @dataclass(frozen=True)
@@ -215,6 +218,9 @@ class ExplanationRecord:
             "rating": self.rating,
             "seconds": self.seconds,
             "time_limit_s": self.time_limit_s,
+            "made": list(self.made),
+            "standing_misconceptions": list(self.misconceptions),
+            "score": self.score,
         }
 
     @staticmethod

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 
 
 def _lengths(request_lengths: Sequence[float], max_seq_len: float | None = None) -> list[int]:
@@ -43,7 +43,7 @@ def contiguous_kv_reserved_bytes(
     return step(
         "Reserved, contiguous",
         "requests · max length · KV bytes per token",
-        f"{num(len(lengths))} · {num(max_seq_len)} · {num(kv_bytes_per_token)} B",
+        f"{num(len(lengths))} · {num(max_seq_len)} · {qty(kv_bytes_per_token, 'B')}",
         len(lengths) * max_seq_len * kv_bytes_per_token,
         "B",
     )
@@ -64,7 +64,7 @@ def paged_kv_reserved_bytes(
     return step(
         "Reserved, paged",
         "blocks · block size · KV bytes per token",
-        f"{num(blocks)} · {num(block_size)} · {num(kv_bytes_per_token)} B",
+        f"{num(blocks)} · {num(block_size)} · {qty(kv_bytes_per_token, 'B')}",
         blocks * block_size * kv_bytes_per_token,
         "B",
     )
@@ -110,6 +110,46 @@ def paged_kv_waste_fraction(*, request_lengths: Sequence[float], block_size: int
     )
 
 
+def contiguous_kv_requests_fit(*, free_bytes: float, max_seq_len: int, kv_bytes_per_token: float) -> float:
+    """Requests that fit in ``free_bytes`` with a contiguous max-length slot each.
+
+    ⌊free bytes / (max length · KV bytes per token)⌋.
+    """
+    return step(
+        "Requests that fit, contiguous",
+        "⌊free bytes / (max length · KV bytes per token)⌋",
+        f"⌊{num(free_bytes)} / ({num(max_seq_len)} · {num(kv_bytes_per_token)})⌋",
+        math.floor(free_bytes / (max_seq_len * kv_bytes_per_token)),
+        "",
+    )
+
+
+def paged_kv_requests_fit(
+    *, free_bytes: float, request_lengths: Sequence[float], block_size: int, kv_bytes_per_token: float
+) -> float:
+    """Requests like these that fit in ``free_bytes`` with paging: ⌊free / mean reserved bytes per request⌋.
+
+    The mean of Σ ⌈length / block⌉ · block · KV bytes per token over ``request_lengths``, a mix of
+    requests like these.
+    """
+    lengths = _lengths(request_lengths)
+    blocks = sum(math.ceil(n / block_size) for n in lengths)
+    mean_reserved = step(
+        "Mean bytes reserved per request, paged",
+        "Σ ⌈length / block⌉ · block · KV bytes per token / requests",
+        f"{num(blocks * block_size)} tokens · {qty(kv_bytes_per_token, 'B')} / {num(len(lengths))}",
+        blocks * block_size * kv_bytes_per_token / len(lengths),
+        "B",
+    )
+    return step(
+        "Requests that fit, paged",
+        "⌊free bytes / mean reserved bytes per request⌋",
+        f"⌊{num(free_bytes)} / {num(mean_reserved)}⌋",
+        math.floor(free_bytes / mean_reserved),
+        "",
+    )
+
+
 def paged_kv_extra_requests(
     *,
     free_bytes: float,
@@ -120,32 +160,18 @@ def paged_kv_extra_requests(
 ) -> float:
     """How many more requests like these fit in ``free_bytes`` with paging than with contiguous slots.
 
-    Contiguous: ⌊free / (max length · KV bytes per token)⌋. Paged: ⌊free / mean reserved bytes per
-    request⌋, the mean taken over ``request_lengths`` (a mix of requests like these). Ignores the
-    block table and the copy-on-write sharing of prompts, which favour paging further.
+    :func:`paged_kv_requests_fit` − :func:`contiguous_kv_requests_fit`. Ignores the block table and
+    the copy-on-write sharing of prompts, which favour paging further.
     """
-    lengths = _lengths(request_lengths, max_seq_len)
-    contiguous = step(
-        "Requests that fit, contiguous",
-        "⌊free bytes / (max length · KV bytes per token)⌋",
-        f"⌊{num(free_bytes)} / ({num(max_seq_len)} · {num(kv_bytes_per_token)})⌋",
-        math.floor(free_bytes / (max_seq_len * kv_bytes_per_token)),
-        "",
+    _lengths(request_lengths, max_seq_len)
+    contiguous = contiguous_kv_requests_fit(
+        free_bytes=free_bytes, max_seq_len=max_seq_len, kv_bytes_per_token=kv_bytes_per_token
     )
-    mean_reserved = step(
-        "Mean bytes reserved per request, paged",
-        "Σ ⌈length / block⌉ · block · KV bytes per token / requests",
-        f"{num(sum(math.ceil(n / block_size) for n in lengths) * block_size)} tokens · "
-        f"{num(kv_bytes_per_token)} B / {num(len(lengths))}",
-        sum(math.ceil(n / block_size) for n in lengths) * block_size * kv_bytes_per_token / len(lengths),
-        "B",
-    )
-    paged = step(
-        "Requests that fit, paged",
-        "⌊free bytes / mean reserved bytes per request⌋",
-        f"⌊{num(free_bytes)} / {num(mean_reserved)}⌋",
-        math.floor(free_bytes / mean_reserved),
-        "",
+    paged = paged_kv_requests_fit(
+        free_bytes=free_bytes,
+        request_lengths=request_lengths,
+        block_size=block_size,
+        kv_bytes_per_token=kv_bytes_per_token,
     )
     return step(
         "More requests with paging",

@@ -47,7 +47,7 @@ def kv_cache_bytes_per_token(
     return step(
         "KV-cache bytes per token",
         "2 (K and V) · layers · KV heads · head dim · bytes per element",
-        f"2 · {num(n_layers)} · {num(n_kv_heads)} · {num(head_dim)} · {num(bytes_per_element)} B",
+        f"2 · {num(n_layers)} · {num(n_kv_heads)} · {num(head_dim)} · {qty(bytes_per_element, 'B')}",
         value,
         "B",
     )
@@ -88,7 +88,7 @@ def weight_bytes(*, n_params: float, bytes_per_param: float) -> float:
     return step(
         "Weight bytes",
         "parameters · bytes per parameter",
-        f"{num(n_params)} · {num(bytes_per_param)} B",
+        f"{num(n_params)} · {qty(bytes_per_param, 'B')}",
         value,
         "B",
     )

@@ -208,9 +208,11 @@ def _save(session: MockSession, position: int) -> None:
         _notice("success", f"Answer to problem {position + 1} saved.")
 
 
-def _rate(session: MockSession, position: int, rating: str) -> None:
+def _rate(
+    session: MockSession, position: int, rating: str, explanation: dict[str, object] | None = None
+) -> None:
     try:
-        rate_recall(store, session=session, position=position, self_rating=rating)
+        rate_recall(store, session=session, position=position, self_rating=rating, explanation=explanation)
     except StoreError as exc:
         _notice("error", str(exc))
 

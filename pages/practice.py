@@ -15,6 +15,13 @@ from ui import cached
 from ui import state_keys as keys
 from ui.anki_download import show_take_away
 from ui.context import local_time, new_seed, now
+from ui.explanation_view import (
+    check_practice_explanation,
+    explanation_input,
+    practice_record,
+    reset_practice_explanation,
+    show_practice_checks,
+)
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.practice_address import EXTRA_PARAM, checklist_of, from_query, to_query, variant_template_id
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
@@ -80,10 +87,12 @@ def _start(template_id: str, *, scheduled: bool) -> None:
         st.session_state.pop(key, None)
     st.session_state[keys.PRACTICE_ANSWER] = ""
     st.session_state[keys.PRACTICE_CHOICE] = None
+    reset_practice_explanation()
 
 
 def _next() -> None:
     st.session_state.pop(keys.PRACTICE_CURRENT, None)
+    reset_practice_explanation()
     for key in (keys.PRACTICE_VERDICT, keys.PRACTICE_NOTICE, keys.PRACTICE_REVEALED):
         st.session_state.pop(key, None)
 
@@ -92,8 +101,9 @@ def _answer(response: str) -> None:
     current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
     problem = problem_for(bank, current)
     moment = now()
+    explained = practice_record(problem, response) if problem.kind is Kind.RECALL else None
     try:
-        verdict = submit(store, problem, response, current=current, now=moment)
+        verdict = submit(store, problem, response, current=current, now=moment, explanation=explained)
     except StoreError as exc:
         st.session_state[keys.PRACTICE_NOTICE] = str(exc)
         return
@@ -109,6 +119,15 @@ def _answer(response: str) -> None:
 
 def _submit_text() -> None:
     _answer(str(st.session_state.get(keys.PRACTICE_ANSWER, "")))
+
+
+def _check_explanation() -> None:
+    started_at = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT]).started_at
+    notice = check_practice_explanation(started_at)
+    if notice:
+        st.session_state[keys.PRACTICE_NOTICE] = notice
+    else:
+        st.session_state.pop(keys.PRACTICE_NOTICE, None)
 
 
 def _submit_choice() -> None:
@@ -230,9 +249,12 @@ elif problem.kind is Kind.CHOICE and verdict is None:
             index=None,
         )
         st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
+elif problem.kind is Kind.RECALL and verdict is None and keys.PRACTICE_CHECKED in st.session_state:
+    show_practice_checks(problem, on_rate=_answer, shortcuts=RATING_KEYS)
 elif problem.kind is Kind.RECALL and verdict is None:
     if not st.session_state.get(keys.PRACTICE_REVEALED):
-        st.info("Answer out loud or on paper first, then compare with the model answer.")
+        st.info("Write it as you would say it and check it against the key points, or answer out loud.")
+        explanation_input(on_check=_check_explanation)
         st.button(
             "Show the model answer",
             key=keys.PRACTICE_REVEAL,

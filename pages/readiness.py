@@ -27,7 +27,7 @@ from question_bank import load_checklist
 from ui import cached
 from ui import readiness_charts as charts
 from ui import state_keys as keys
-from ui.context import db_path, now
+from ui.context import db_path, now, user_zone
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
 
@@ -55,7 +55,12 @@ def _practice_button(item_id: str | None, label: str, key: str) -> None:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _plan(
-    db: str, version: tuple[int, int], today: date, settings: dict[str, object], _evidence: list[ItemEvidence]
+    db: str,
+    version: tuple[int, int],
+    today: date,
+    settings: dict[str, object],
+    titles: dict[str, str],
+    _evidence: list[ItemEvidence],
 ) -> Plan:
     # Keyed on the database, its data version, the settings and the day: the plan simulates hundreds of
     # days of reviews, so a rerun that changed none of these reuses it. ``_evidence`` is not hashed.
@@ -71,6 +76,7 @@ def _plan(
         daily_new_limit=chosen.daily_new_limit,
         scheduler=scheduler_for(chosen, enable_fuzzing=False),
         answer_seconds=measured_s,
+        titles=titles,
     )
 
 
@@ -159,29 +165,29 @@ per_item, accuracy, calendar, mocks, timing = st.tabs(
     ["Readiness per item", "Accuracy", "Reviews", "Mock scores", "Time per answer"]
 )
 with per_item:
-    st.altair_chart(charts.readiness_per_item(overall.items, titles), width="stretch")
+    st.vega_lite_chart(charts.readiness_per_item(overall.items, titles), width="stretch")
 with accuracy:
     if snapshot.daily_accuracy:
-        st.altair_chart(charts.accuracy_over_time(snapshot.daily_accuracy), width="stretch")
+        st.vega_lite_chart(charts.accuracy_over_time(snapshot.daily_accuracy), width="stretch")
     else:
         st.info("Your daily accuracy appears here once you have answered problems in Practice.")
 with calendar:
     if snapshot.reviews_per_day:
-        st.altair_chart(
-            charts.review_calendar(snapshot.reviews_per_day, today=moment.date()), width="stretch"
+        st.vega_lite_chart(
+            charts.review_calendar(snapshot.reviews_per_day, today=moment.date()), width="content"
         )
     else:
         st.info("A calendar of your spaced-repetition reviews fills in as you work through the daily queue.")
 with mocks:
     if snapshot.mock_scores:
-        st.altair_chart(charts.mock_scores(snapshot.mock_scores), width="stretch")
+        st.vega_lite_chart(charts.mock_scores(snapshot.mock_scores, zone=user_zone()), width="stretch")
     else:
         st.info(
             "No finished mock interview yet. Take one on the Mock interview page to see your scores here."
         )
 with timing:
     if any(item.seconds_per_answer is not None for item in overall.items):
-        st.altair_chart(charts.time_per_answer(overall.items, titles), width="stretch")
+        st.vega_lite_chart(charts.time_per_answer(overall.items, titles), width="stretch")
     else:
         st.info(
             f"Seconds per answer, item by item, against a {DEFAULT_RULE.target_seconds_per_answer:.0f} s "
@@ -245,7 +251,12 @@ if settings.interview_date is None:
     )
 else:
     plan = _plan(
-        str(db_path()), snapshot.version, moment.date(), dict(settings.to_dict()), list(snapshot.evidence)
+        str(db_path()),
+        snapshot.version,
+        moment.date(),
+        dict(settings.to_dict()),
+        titles,
+        list(snapshot.evidence),
     )
     if not plan.practice_enough:
         st.error(plan.warning or "")

@@ -45,6 +45,7 @@ class AttemptDict(TypedDict):
     mode: str
     mock_id: int | None
     duration_s: float | None
+    explanation: dict[str, Any] | None
 
 
 #: The ``attempts`` columns, in order; also the export's columns.
@@ -57,7 +58,9 @@ class Attempt:
 
     ``created_at`` is aware (stored in UTC); ``value`` is the parsed answer in SI units (None for choice and
     recall); ``score`` is 0..1; ``duration_s`` is the seconds spent on the problem; ``params`` are the drawn,
-    JSON-serialisable values that regenerate the problem with ``seed``. ``id`` is set once stored.
+    JSON-serialisable values that regenerate the problem with ``seed``. ``explanation`` is the typed
+    explanation of a recall answer as ``grader.ExplanationRecord.to_dict`` stores it (text, checks,
+    overrules, points ``made``), None otherwise. ``id`` is set once stored.
     """
 
     created_at: datetime
@@ -73,6 +76,7 @@ class Attempt:
     mode: Mode = Mode.PRACTICE
     mock_id: int | None = None
     duration_s: float | None = None
+    explanation: Mapping[str, Any] | None = None
     id: int | None = None
 
     def __post_init__(self) -> None:
@@ -89,7 +93,10 @@ class Attempt:
             raise ValueError(f"duration_s must be a finite number of seconds >= 0, got {self.duration_s}")
         if self.value is not None and not math.isfinite(self.value):
             raise ValueError(f"value must be finite, got {self.value}")
+        if self.explanation is not None:
+            object.__setattr__(self, "explanation", dict(self.explanation))
         json.dumps(self.params)  # raises TypeError now rather than at write time
+        json.dumps(self.explanation)
 
     @property
     def day(self) -> date:
@@ -99,6 +106,10 @@ class Attempt:
     def params_json(self) -> str:
         """``params`` as compact, key-sorted JSON text."""
         return json.dumps(self.params, sort_keys=True, separators=(",", ":"))
+
+    def explanation_json(self) -> str | None:
+        """``explanation`` as compact JSON text, or None."""
+        return None if self.explanation is None else json.dumps(self.explanation, separators=(",", ":"))
 
     def to_dict(self) -> AttemptDict:
         """The JSON-ready stored form."""
@@ -118,6 +129,7 @@ class Attempt:
             "mode": self.mode.value,
             "mock_id": self.mock_id,
             "duration_s": self.duration_s,
+            "explanation": None if self.explanation is None else dict(self.explanation),
         }
 
     @classmethod
@@ -138,6 +150,7 @@ class Attempt:
             mode=Mode(source["mode"]),
             mock_id=source["mock_id"],
             duration_s=source["duration_s"],
+            explanation=source.get("explanation"),
         )
 
     @classmethod
@@ -145,4 +158,5 @@ class Attempt:
         """An attempt from an ``attempts`` row (``params`` still JSON text)."""
         source = {name: row[name] for name in COLUMNS}
         source["params"] = json.loads(row["params"])
+        source["explanation"] = json.loads(row["explanation"]) if row["explanation"] else None
         return cls.from_dict(source)  # type: ignore[arg-type]

@@ -34,6 +34,7 @@ def attempts_csv(attempts: Iterable[Attempt]) -> str:
     for attempt in attempts:
         row: dict[str, object] = dict(attempt.to_dict())
         row["params"] = attempt.params_json()
+        row["explanation"] = attempt.explanation_json()
         writer.writerow(row)
     return buffer.getvalue()
 

@@ -98,6 +98,28 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX attempts_day_item_cover ON attempts (day, checklist_item, mode, score, duration_s)",
         ),
     ),
+    Migration(
+        version=3,
+        description="typed explanations of recall answers: what was written, detected and overruled",
+        statements=(
+            # JSON text (grader.ExplanationRecord.to_dict); NULL for every other answer.
+            "ALTER TABLE attempts ADD COLUMN explanation TEXT",
+            "ALTER TABLE mock_answers ADD COLUMN explanation TEXT",
+        ),
+    ),
+    Migration(
+        version=4,
+        description="at most one running mock, kept by a unique partial index",
+        statements=(
+            # Two starts racing could leave two running mocks: each older one is finished when the newest
+            # started (or at its own deadline, if sooner), so the index below can be built.
+            """UPDATE mocks SET status = 'finished',
+  finished_at = min(deadline, (SELECT max(started_at) FROM mocks WHERE status = 'running'))
+WHERE status = 'running'
+  AND id != (SELECT id FROM mocks WHERE status = 'running' ORDER BY started_at DESC, id DESC LIMIT 1)""",
+            "CREATE UNIQUE INDEX mocks_one_running ON mocks (status) WHERE status = 'running'",
+        ),
+    ),
 )
 
 #: The schema version this code writes and understands.

@@ -57,6 +57,8 @@ class Answer:
     answered_at: datetime
     time_spent_s: float = 0.0
     self_rating: str | None = None
+    #: A recall answer's checked explanation as confirmed at the debrief (``made``, ``score``...), or None.
+    explanation: Mapping[str, Any] | None = None
 
 
 class Result(StrEnum):
@@ -81,6 +83,7 @@ class Outcome:
     verdict: VerdictLike | None
     time_spent_s: float
     self_rating: str | None
+    explanation: Mapping[str, Any] | None = None
 
     @property
     def correct(self) -> bool:
@@ -148,7 +151,11 @@ def _outcome(position: int, problem: ProblemLike, answer: Answer | None, grade: 
     else:
         result = Result.INCORRECT
     score = float(verdict.score) if result is not Result.UNPARSABLE else 0.0
-    return Outcome(position, problem, answer.response, result, score, verdict, spent, rating)
+    explanation = answer.explanation if is_recall(problem) else None
+    if explanation is not None and "score" in explanation:
+        # A checked explanation scores the points made (halved by a misconception left standing).
+        score = min(1.0, max(0.0, float(explanation["score"])))
+    return Outcome(position, problem, answer.response, result, score, verdict, spent, rating, explanation)
 
 
 def _summaries(outcomes: Sequence[Outcome]) -> tuple[ItemSummary, ...]:

@@ -131,7 +131,15 @@ def _problem_section(outcome: Outcome, *, exact: str, derivation: str) -> list[s
         "",
         f"- **Your answer:** {cell(response_text(problem, outcome.response))}",
     ]
-    if problem.key_points:
+    made = list((outcome.explanation or {}).get("made", []))
+    if problem.key_points and len(made) == len(problem.key_points):
+        lines.append(f"- **Key points:** {sum(map(bool, made))} of {len(made)} made")
+        pairs = zip(made, problem.key_points, strict=True)
+        lines += [f"  - {'made' if hit else 'missed'}: {point}" for hit, point in pairs]
+        wrong = (outcome.explanation or {}).get("standing_misconceptions", [])
+        if wrong:
+            lines.append(f"- **Misconceptions:** {'; '.join(map(str, wrong))}")
+    elif problem.key_points:
         lines.append("- **Key points:**")
         lines += [f"  - {point}" for point in problem.key_points]
     else:

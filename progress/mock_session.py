@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
+from typing import Any
 
 from progress.attempt import Attempt, Mode, Status
 from progress.mock_config import MockConfig, ProblemRef
@@ -27,13 +28,17 @@ from progress.mock_timer import deadline_for, is_expired
 from progress.mocks import (
     MAX_ROW_ID,
     Mock,
+    MockRunningError,
     MockStatus,
-    create_mock,
     finish_mock,
+    finish_mock_in,
     get_mock,
+    insert_mock_in,
     list_mocks,
     mock_answers,
+    mock_in,
     rate_mock_answer,
+    running_mock_in,
     save_mock_answer,
 )
 from progress.scheduling import rating_for_answer, rating_for_recall, review
@@ -76,14 +81,6 @@ class MockSession:
 
 
 _MOCK_ID = re.compile(r"[0-9]{1,19}")
-
-
-class MockRunningError(RuntimeError):
-    """Another mock is still running; finish it (or let it run out) before starting a new one."""
-
-    def __init__(self, mock_id: int) -> None:
-        super().__init__(f"mock #{mock_id} is still running: resume or finish it before starting another")
-        self.mock_id = mock_id
 
 
 class Refusal(StrEnum):
@@ -148,24 +145,34 @@ def close_expired(store: Store, *, now: datetime) -> list[int]:
 
 
 def start(store: Store, *, config: MockConfig, problems: Sequence[ProblemRef], now: datetime) -> MockSession:
-    """Store a new running mock starting at ``now`` with its deadline; refuse while another is running."""
+    """Store a new running mock starting at ``now`` with its deadline; refuse while another is running.
+
+    Closing the expired mocks, the check for a running one and the insert are one write transaction,
+    so two starts at once (two tabs, two processes) start one mock; the other gets ``MockRunningError``.
+    """
     if len(problems) != config.n_problems:
         raise ValueError(f"the config asks for {config.n_problems} problems, {len(problems)} were given")
-    close_expired(store, now=now)
-    running = running_sessions(store)
-    if running:
-        raise MockRunningError(running[0].id)
     started_at = as_utc(now)
-    mock_id = create_mock(
-        store,
-        config=config.to_dict(),
-        problems=[p.to_dict() for p in problems],
-        started_at=started_at,
-        deadline=deadline_for(started_at=started_at, duration_s=config.duration_s),
-    )
-    session = load(store, mock_id)
-    assert session is not None  # just written in its own committed transaction
-    return session
+    with store.connect() as conn:
+        running = running_mock_in(conn)
+        if running is not None and is_expired(deadline=running.deadline, now=now):
+            finish_mock_in(conn, running.id, running.deadline, None, None)
+            running = running_mock_in(conn)
+        if running is None:
+            mock_id = insert_mock_in(
+                conn,
+                created_at=store.now(),
+                config=config.to_dict(),
+                problems=[p.to_dict() for p in problems],
+                started_at=started_at,
+                deadline=deadline_for(started_at=started_at, duration_s=config.duration_s),
+            )
+            mock = mock_in(conn, mock_id)
+    # Raised once the transaction is over, so that the expired mock it finished stays finished.
+    if running is not None:
+        raise MockRunningError(running.id)
+    assert mock is not None  # just written in this transaction
+    return MockSession.of(mock)
 
 
 def submit(
@@ -174,50 +181,63 @@ def submit(
     """Store (or replace) the answer at ``position`` while the mock runs and ``now`` is before its deadline.
 
     The deadline is read from the store, not from the caller, so a page that still shows the problem
-    after time ran out cannot get a late answer in. A refused answer changes nothing.
+    after time ran out cannot get a late answer in. A refused answer changes nothing. The checks and
+    the write are one write transaction: once :func:`finish` has returned, no answer can land.
     """
-    session = load(store, mock_id)
-    if session is None:
-        return Submission(False, Refusal.UNKNOWN_MOCK, f"There is no mock #{mock_id}.")
-    if not session.running:
-        return Submission(False, Refusal.FINISHED, "This mock is finished: answers can no longer change.")
-    if is_expired(deadline=session.deadline, now=now):
-        finish_mock(store, session.id, session.deadline, None, None)
-        return Submission(
-            False, Refusal.LATE, "Time is up: this answer came after the deadline and was not saved."
-        )
-    if not 0 <= position < len(session.problems):
-        return Submission(False, Refusal.NO_SUCH_PROBLEM, f"This mock has no problem {position + 1}.")
-    save_mock_answer(store, mock_id, position, response, as_utc(now), max(float(time_spent_s), 0.0))
+    with store.connect() as conn:
+        mock = mock_in(conn, mock_id)
+        if mock is None:
+            return Submission(False, Refusal.UNKNOWN_MOCK, f"There is no mock #{mock_id}.")
+        if mock.status is not MockStatus.RUNNING:
+            return Submission(False, Refusal.FINISHED, "This mock is finished: answers can no longer change.")
+        if is_expired(deadline=mock.deadline, now=now):
+            finish_mock_in(conn, mock.id, mock.deadline, None, None)
+            return Submission(
+                False, Refusal.LATE, "Time is up: this answer came after the deadline and was not saved."
+            )
+        if not 0 <= position < len(mock.problems):
+            return Submission(False, Refusal.NO_SUCH_PROBLEM, f"This mock has no problem {position + 1}.")
+        save_mock_answer(conn, mock_id, position, response, as_utc(now), max(float(time_spent_s), 0.0))
     return Submission(True)
 
 
 def finish(store: Store, *, mock_id: int, now: datetime) -> bool:
     """Finish a running mock now (the "Finish" button); False when it was already finished.
 
-    Past the deadline, the mock is stamped as finished at its deadline instead.
+    Past the deadline, the mock is stamped as finished at its deadline instead. One write
+    transaction, like :func:`submit`: an answer either landed before it or is refused after it.
     """
-    session = load(store, mock_id)
-    if session is None or not session.running:
-        return False
-    finished_at = min(as_utc(now), session.deadline)
-    return finish_mock(store, mock_id, finished_at, None, None)
+    with store.connect() as conn:
+        mock = mock_in(conn, mock_id)
+        if mock is None or mock.status is not MockStatus.RUNNING:
+            return False
+        return finish_mock_in(conn, mock_id, min(as_utc(now), mock.deadline), None, None)
 
 
 def answers(store: Store, mock_id: int) -> dict[int, Answer]:
     """The mock's stored answers by 0-based position."""
     return {
-        a.position: Answer(a.position, a.response, a.answered_at, a.time_spent_s, a.self_rating)
+        a.position: Answer(
+            a.position, a.response, a.answered_at, a.time_spent_s, a.self_rating, explanation=a.explanation
+        )
         for a in mock_answers(store, mock_id)
     }
 
 
-def rate_recall(store: Store, *, session: MockSession, position: int, self_rating: str) -> bool:
-    """Record the self-rating of an answered recall problem at the debrief, before the score is final."""
+def rate_recall(
+    store: Store,
+    *,
+    session: MockSession,
+    position: int,
+    self_rating: str,
+    explanation: Mapping[str, Any] | None = None,
+) -> bool:
+    """Record the self-rating of an answered recall problem at the debrief, before the score is final,
+    with the explanation's key-point checks as the user confirmed or overruled them."""
     rating_for_recall(self_rating)  # raises ValueError naming the four ratings
     if session.running or session.settled:
         return False
-    return rate_mock_answer(store, session.id, position, self_rating.strip().lower())
+    return rate_mock_answer(store, session.id, position, self_rating.strip().lower(), explanation)
 
 
 def _attempt(outcome: Outcome, *, mock_id: int, answer: Answer | None, finished_at: datetime) -> Attempt:
@@ -238,6 +258,7 @@ def _attempt(outcome: Outcome, *, mock_id: int, answer: Answer | None, finished_
         mode=Mode.MOCK,
         mock_id=mock_id,
         duration_s=outcome.time_spent_s,
+        explanation=outcome.explanation,
     )
 
 

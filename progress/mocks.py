@@ -1,7 +1,9 @@
 """Mock interviews as stored rows: the mock (config, problems, deadline, result) and its answers.
 
 Plain persistence: deciding whether an answer is late, or when a mock ends, is the caller's business;
-these functions store what they are given, each call in its own transaction.
+these functions store what they are given, each call in its own transaction. The ``*_in`` functions
+do the same inside the caller's transaction (from :meth:`Store.connect`), so that a check and the
+write it allows are one transaction. The schema lets at most one mock run at a time.
 """
 
 from __future__ import annotations
@@ -19,6 +21,15 @@ from progress.utc import from_iso, to_iso
 
 #: The largest rowid SQLite can store (a signed 64-bit integer).
 MAX_ROW_ID = 2**63 - 1
+
+
+class MockRunningError(RuntimeError):
+    """Another mock is still running; finish it (or let it run out) before starting a new one."""
+
+    def __init__(self, mock_id: int | None) -> None:
+        which = f"mock #{mock_id}" if mock_id is not None else "another mock"
+        super().__init__(f"{which} is still running: resume or finish it before starting another")
+        self.mock_id = mock_id
 
 
 class MockStatus(StrEnum):
@@ -74,6 +85,8 @@ class MockAnswer:
     answered_at: datetime
     time_spent_s: float
     self_rating: str | None
+    #: The checked explanation of a recall answer, confirmed at the debrief (JSON object), or None.
+    explanation: dict[str, Any] | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> MockAnswer:
@@ -85,6 +98,7 @@ class MockAnswer:
             answered_at=from_iso(row["answered_at"]),
             time_spent_s=float(row["time_spent_s"]),
             self_rating=row["self_rating"],
+            explanation=json.loads(row["explanation"]) if row["explanation"] else None,
         )
 
 
@@ -96,16 +110,40 @@ def create_mock(
     started_at: datetime,
     deadline: datetime,
 ) -> int:
-    """Store a new running mock; return its id. ``created_at`` comes from the store's clock."""
+    """Store a new running mock; return its id. ``created_at`` comes from the store's clock.
+
+    Raises :class:`MockRunningError` while another mock is running.
+    """
+    with store.connect() as conn:
+        return insert_mock_in(
+            conn,
+            created_at=store.now(),
+            config=config,
+            problems=problems,
+            started_at=started_at,
+            deadline=deadline,
+        )
+
+
+def insert_mock_in(
+    conn: sqlite3.Connection,
+    *,
+    created_at: datetime,
+    config: Mapping[str, Any],
+    problems: Sequence[Mapping[str, Any]],
+    started_at: datetime,
+    deadline: datetime,
+) -> int:
+    """:func:`create_mock` inside the caller's transaction."""
     duration_s = (deadline - started_at).total_seconds()
     if duration_s <= 0:
         raise ValueError(f"a mock's deadline must come after its start, got {duration_s} s")
-    with store.connect() as conn:
+    try:
         cursor = conn.execute(
             "INSERT INTO mocks (created_at, started_at, deadline, duration_s, config, problems, status) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
-                to_iso(store.now()),
+                to_iso(created_at),
                 to_iso(started_at),
                 to_iso(deadline),
                 duration_s,
@@ -114,7 +152,27 @@ def create_mock(
                 MockStatus.RUNNING.value,
             ),
         )
-        return int(cursor.lastrowid or 0)
+    except sqlite3.IntegrityError as exc:  # the unique index on running mocks
+        running = running_mock_in(conn)
+        raise MockRunningError(running.id if running else None) from exc
+    return int(cursor.lastrowid or 0)
+
+
+def mock_in(conn: sqlite3.Connection, mock_id: int) -> Mock | None:
+    """:func:`get_mock` inside the caller's transaction."""
+    if not 0 < mock_id <= MAX_ROW_ID:
+        return None
+    row = conn.execute("SELECT * FROM mocks WHERE id = ?", (mock_id,)).fetchone()
+    return Mock.from_row(row) if row else None
+
+
+def running_mock_in(conn: sqlite3.Connection) -> Mock | None:
+    """:func:`running_mock` inside the caller's transaction."""
+    row = conn.execute(
+        "SELECT * FROM mocks WHERE status = ? ORDER BY started_at DESC, id DESC LIMIT 1",
+        (MockStatus.RUNNING.value,),
+    ).fetchone()
+    return Mock.from_row(row) if row else None
 
 
 def get_mock(store: Store, mock_id: int) -> Mock | None:
@@ -122,18 +180,13 @@ def get_mock(store: Store, mock_id: int) -> Mock | None:
     if not 0 < mock_id <= MAX_ROW_ID:
         return None
     with store.connect(write=False) as conn:
-        row = conn.execute("SELECT * FROM mocks WHERE id = ?", (mock_id,)).fetchone()
-    return Mock.from_row(row) if row else None
+        return mock_in(conn, mock_id)
 
 
 def running_mock(store: Store) -> Mock | None:
     """The most recently started mock that is not finished, or None."""
     with store.connect(write=False) as conn:
-        row = conn.execute(
-            "SELECT * FROM mocks WHERE status = ? ORDER BY started_at DESC, id DESC LIMIT 1",
-            (MockStatus.RUNNING.value,),
-        ).fetchone()
-    return Mock.from_row(row) if row else None
+        return running_mock_in(conn)
 
 
 def list_mocks(store: Store, *, status: MockStatus | str | None = None) -> list[Mock]:
@@ -148,7 +201,7 @@ def list_mocks(store: Store, *, status: MockStatus | str | None = None) -> list[
 
 
 def save_mock_answer(
-    store: Store,
+    target: Store | sqlite3.Connection,
     mock_id: int,
     position: int,
     response: str,
@@ -156,23 +209,39 @@ def save_mock_answer(
     time_spent_s: float,
     self_rating: str | None = None,
 ) -> None:
-    """Store the answer at ``position``, replacing an earlier one there."""
-    with store.connect() as conn:
-        conn.execute(
-            "INSERT INTO mock_answers (mock_id, position, response, answered_at, time_spent_s, self_rating) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mock_id, position) DO UPDATE SET "
-            "response = excluded.response, answered_at = excluded.answered_at, "
-            "time_spent_s = excluded.time_spent_s, self_rating = excluded.self_rating",
-            (mock_id, position, response, to_iso(answered_at), float(time_spent_s), self_rating),
-        )
+    """Store the answer at ``position``, replacing an earlier one there.
+
+    ``target`` is a store (its own transaction) or a connection inside the caller's transaction.
+    """
+    if isinstance(target, Store):
+        with target.connect() as conn:
+            save_mock_answer(conn, mock_id, position, response, answered_at, time_spent_s, self_rating)
+        return
+    target.execute(
+        "INSERT INTO mock_answers (mock_id, position, response, answered_at, time_spent_s, self_rating) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mock_id, position) DO UPDATE SET "
+        "response = excluded.response, answered_at = excluded.answered_at, "
+        "time_spent_s = excluded.time_spent_s, self_rating = excluded.self_rating",
+        (mock_id, position, response, to_iso(answered_at), float(time_spent_s), self_rating),
+    )
 
 
-def rate_mock_answer(store: Store, mock_id: int, position: int, self_rating: str | None) -> bool:
-    """Set only the self-rating of a stored answer; False when there is no answer at ``position``."""
+def rate_mock_answer(
+    store: Store,
+    mock_id: int,
+    position: int,
+    self_rating: str | None,
+    explanation: Mapping[str, Any] | None = None,
+) -> bool:
+    """Set only the self-rating (and the confirmed explanation checks) of a stored answer.
+
+    False when there is no answer at ``position``.
+    """
+    text = None if explanation is None else json.dumps(dict(explanation), separators=(",", ":"))
     with store.connect() as conn:
         cursor = conn.execute(
-            "UPDATE mock_answers SET self_rating = ? WHERE mock_id = ? AND position = ?",
-            (self_rating, mock_id, position),
+            "UPDATE mock_answers SET self_rating = ?, explanation = ? WHERE mock_id = ? AND position = ?",
+            (self_rating, text, mock_id, position),
         )
         return cursor.rowcount > 0
 
@@ -193,9 +262,15 @@ def finish_mock(
     reruns racing to finish the same mock record one result.
     """
     with store.connect() as conn:
-        cursor = conn.execute(
-            "UPDATE mocks SET status = ?, finished_at = ?, score = ?, scorecard = ? "
-            "WHERE id = ? AND status = ?",
-            (MockStatus.FINISHED.value, to_iso(finished_at), score, scorecard, mock_id, MockStatus.RUNNING),
-        )
-        return cursor.rowcount > 0
+        return finish_mock_in(conn, mock_id, finished_at, score, scorecard)
+
+
+def finish_mock_in(
+    conn: sqlite3.Connection, mock_id: int, finished_at: datetime, score: float | None, scorecard: str | None
+) -> bool:
+    """:func:`finish_mock` inside the caller's transaction."""
+    cursor = conn.execute(
+        "UPDATE mocks SET status = ?, finished_at = ?, score = ?, scorecard = ? WHERE id = ? AND status = ?",
+        (MockStatus.FINISHED.value, to_iso(finished_at), score, scorecard, mock_id, MockStatus.RUNNING),
+    )
+    return cursor.rowcount > 0

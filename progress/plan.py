@@ -35,6 +35,7 @@ from progress.readiness import (
     Overall,
     Rule,
     assess,
+    plural,
 )
 from progress.utc import day_start
 
@@ -281,8 +282,11 @@ def make_plan(
     scheduler: Scheduler,
     answer_seconds: float | None = None,
     rule: Rule = DEFAULT_RULE,
+    titles: Mapping[str, str] | None = None,
 ) -> Plan:
     """The plan from ``today`` to ``interview_date`` (both UTC days) at ``minutes_per_day``.
+
+    ``titles`` maps checklist ids to the names the warning uses (the ids themselves when absent).
 
     ``seconds_per_card`` is the planned time of one card view; ``answer_seconds`` the time one answer is
     assumed to take in the projection (the rule's target when None). ``scheduler`` should not fuzz.
@@ -316,8 +320,11 @@ def make_plan(
         )
         earliest = None if offset is None else today + timedelta(days=offset)
     with_questions = [i for i, e in zip(outcome.projected.items, evidence, strict=True) if e.template_ids]
-    not_practised = [i.checklist_item for i in with_questions if not _practice_done(i)]
-    mocks_short = [i.checklist_item for i in with_questions if Gate.MOCKS in i.unmet]
+    name = (titles or {}).get
+    not_practised = [
+        name(i.checklist_item, i.checklist_item) for i in with_questions if not _practice_done(i)
+    ]
+    mocks_short = [name(i.checklist_item, i.checklist_item) for i in with_questions if Gate.MOCKS in i.unmet]
     notes = _warning(
         today=today,
         interview_date=interview_date,
@@ -325,7 +332,7 @@ def make_plan(
         daily_new_limit=daily_new_limit,
         not_practised=not_practised,
         mocks_short=mocks_short,
-        no_questions=[e.checklist_item for e in evidence if not e.template_ids],
+        no_questions=[name(e.checklist_item, e.checklist_item) for e in evidence if not e.template_ids],
         minutes_needed=minutes_needed,
         earliest=earliest,
     )
@@ -388,6 +395,11 @@ def _days(
     return tuple(rows)
 
 
+def _listed(names: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _warning(
     *,
     today: date,
@@ -407,25 +419,27 @@ def _warning(
     parts = []
     if not_practised:
         parts.append(
-            f"The interview is {days} day(s) away: too close to make every item ready at {minutes_per_day} "
-            f"minutes a day. Not ready by then: {', '.join(not_practised)}."
+            f"The interview is {plural(days, 'day')} away: too close to make every item ready at "
+            f"{minutes_per_day} minutes a day. Not ready by then: {_listed(not_practised)}."
         )
         if minutes_needed is not None:
             parts.append(f"About {minutes_needed} minutes a day would make it.")
         else:
             parts.append(
                 f"Even {MAX_MINUTES_PER_DAY} minutes a day would not: spaced reviews need days to settle, "
-                f"and at most {daily_new_limit} new cards a day are introduced (a setting)."
+                f"and at most {daily_new_limit} new cards a day are introduced (*New cards a day*)."
             )
         if earliest is not None:
-            parts.append(
-                f"At {minutes_per_day} minutes a day, every item can be ready by {earliest.isoformat()}."
-            )
+            # Practice sets this date; items short of mock answers also need a mock, said next.
+            what = "practice can do its part for every item" if mocks_short else "every item can be ready"
+            parts.append(f"At {minutes_per_day} minutes a day, {what} by {earliest.isoformat()}.")
     if mocks_short:
+        them = "it" if len(mocks_short) == 1 else "them"
         parts.append(
-            f"Practice alone cannot make {', '.join(mocks_short)} ready: its recent mock answers are mostly "
-            "wrong. Take a mock interview that includes it before the date, and get them right."
+            f"Practice alone cannot make {_listed(mocks_short)} ready: fewer than half of the recent mock "
+            f"answers on {them} are right. Take a mock interview that includes {them} before the date, and "
+            "get those answers right."
         )
     if parts and no_questions:
-        parts.append(f"No questions exist yet for: {', '.join(no_questions)}.")
+        parts.append(f"No questions exist yet for: {_listed(no_questions)}.")
     return " ".join(parts) or None

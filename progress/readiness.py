@@ -17,18 +17,23 @@ half-life of 14 days, so an answer from two weeks ago counts half as much as tod
 180 days weigh under 0.02 % and are left out. The phantom answers mean a handful of right answers is not yet
 "ready", and that the same history moved back in time scores lower: its weights shrink beside the phantoms.
 Single answers longer than 600 s count as 600 s (a tab left open is not a slow answer).
+A recall answer given with a typed explanation scores the share of its key points made (as the user
+confirmed them, halved while a misconception stands), not its self-rating: for the items that ask to
+define, explain, justify or describe, accuracy is explanation quality over time.
 Retrievability and stability come from the stored FSRS cards, evaluated by ``fsrs`` at the injected ``now``.
 
 Status, in this order:
 
 * **not started**: no answer on the item at all;
-* **ready**: score at least 80, accuracy at least 0.75, retrievability at least 0.80, and, when the item
-  has mock answers, their plain recency-weighted mean (no phantoms) at least 0.5;
+* **ready**: score at least 80, accuracy at least 0.75, retrievability at least 0.80, and, once the item
+  has at least 3 mock answers in the window (fewer say too little), their plain recency-weighted mean (no
+  phantoms) at least 0.5;
 * **learning**: score under 50;
 * **shaky**: everything else.
 
-Each factor also has an aim (accuracy 0.8, retrievability 0.9, mocks 0.5, the others 1); a factor below its
-aim yields one piece of advice, and the item's next steps are that advice ordered by the points it would add.
+Each factor also has an aim (accuracy 0.75 and retrievability 0.80, as for ready; mocks 0.5; the others
+1); a factor below its aim yields one piece of advice, and the item's next steps are that advice ordered by
+the points it would add.
 Overall, the user is ready when every item is ready; otherwise the items that hold it back are listed from
 the lowest score up, each with its next steps.
 
@@ -107,10 +112,11 @@ class Rule:
     ready_min_accuracy: float = 0.75
     ready_min_retrievability: float = 0.80
     ready_min_mock_mean: float = 0.5
+    ready_min_mock_answers: int = 3
     factors: Mapping[FactorName, FactorRule] = field(
         default_factory=lambda: {
-            FactorName.ACCURACY: FactorRule(weight=0.35, aim=0.8),
-            FactorName.RETRIEVABILITY: FactorRule(weight=0.15, aim=0.9),
+            FactorName.ACCURACY: FactorRule(weight=0.35, aim=0.75),
+            FactorName.RETRIEVABILITY: FactorRule(weight=0.15, aim=0.80),
             FactorName.STABILITY: FactorRule(weight=0.15, aim=1.0),
             FactorName.MOCKS: FactorRule(weight=0.10, aim=0.5),
             FactorName.COVERAGE: FactorRule(weight=0.15, aim=1.0),
@@ -217,6 +223,7 @@ class _Weighted:
     mock_score: float = 0.0
     timed: float = 0.0
     duration_s: float = 0.0
+    mock_count: int = 0
 
 
 @functools.cache
@@ -228,6 +235,7 @@ def _weights_by_age(rule: Rule) -> tuple[float, ...]:
 def _weighted_sums(totals: Iterable[DayTotal], *, today: date, rule: Rule) -> _Weighted:
     weights = _weights_by_age(rule)
     answers = score = mock_answers = mock_score = timed = duration_s = 0.0
+    mock_count = 0
     for total in totals:
         age_days = max(0, (today - total.day).days)
         if age_days > rule.window_days:
@@ -240,7 +248,8 @@ def _weighted_sums(totals: Iterable[DayTotal], *, today: date, rule: Rule) -> _W
         if total.mock:
             mock_answers += w * total.n_answers
             mock_score += w * total.score_sum
-    return _Weighted(answers, score, mock_answers, mock_score, timed, duration_s)
+            mock_count += total.n_answers
+    return _Weighted(answers, score, mock_answers, mock_score, timed, duration_s, mock_count)
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -275,20 +284,22 @@ def _factors(evidence: ItemEvidence, sums: _Weighted, *, now: datetime, rule: Ru
     # The number of right answers today that would lift accuracy to its aim.
     aim = rule.factors[FactorName.ACCURACY].aim
     more = math.ceil(max(0.0, (aim * (sums.answers + rule.accuracy_phantom_misses) - sums.score) / (1 - aim)))
+    start_cards = "Answer its questions in Practice: each starts a card that spaced reviews then strengthen."
     return (
         _factor(
             FactorName.ACCURACY,
             accuracy,
-            f"{sums.score:.1f} right of {sums.answers:.1f} recency-weighted answers "
-            f"(+{rule.accuracy_phantom_misses:g} phantom misses)",
-            f"Practise it: about {more} more right answers lift accuracy to {aim:.0%}.",
+            _share_detail(sums.score, sums.answers, phantoms=rule.accuracy_phantom_misses, value=accuracy),
+            f"Practise it: about {more} more right {plural(more, 'answer')} lift accuracy to {aim:.0%}.",
             rule=rule,
         ),
         _factor(
             FactorName.RETRIEVABILITY,
             recall,
-            f"predicted recall {recall:.0%} over {n_cards} card(s)" if n_cards else "no scheduled cards yet",
-            "Work through today's due cards before they fade.",
+            f"predicted recall {recall:.0%} over {plural(n_cards, 'card')}"
+            if n_cards
+            else "no scheduled cards yet",
+            "Work through today's due cards before they fade." if n_cards else start_cards,
             rule=rule,
         ),
         _factor(
@@ -297,13 +308,15 @@ def _factors(evidence: ItemEvidence, sums: _Weighted, *, now: datetime, rule: Ru
             f"memories last {stability_days:.1f} days on average (aim {rule.stability_aim_days:g})"
             if n_cards
             else "no scheduled cards yet",
-            "Come back on the days its cards fall due: each spaced review makes the memory last longer.",
+            "Come back on the days its cards fall due: each spaced review makes the memory last longer."
+            if n_cards
+            else start_cards,
             rule=rule,
         ),
         _factor(
             FactorName.MOCKS,
             mocks,
-            f"{sums.mock_score:.1f} right of {sums.mock_answers:.1f} recency-weighted mock answers"
+            _share_detail(sums.mock_score, sums.mock_answers, phantoms=rule.mock_phantom_misses, value=mocks)
             if sums.mock_answers
             else "no mock answers yet",
             "Take a timed mock interview that includes it.",
@@ -313,7 +326,7 @@ def _factors(evidence: ItemEvidence, sums: _Weighted, *, now: datetime, rule: Ru
             FactorName.COVERAGE,
             coverage,
             f"{n_tried} of {n_templates} question types answered",
-            f"Try the {n_templates - n_tried} question type(s) you have not met yet.",
+            f"Try the {plural(n_templates - n_tried, 'question type')} you have not met yet.",
             rule=rule,
         ),
         _factor(
@@ -328,6 +341,20 @@ def _factors(evidence: ItemEvidence, sums: _Weighted, *, now: datetime, rule: Ru
     )
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 day``, ``2 days``: a count with its noun."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _share_detail(right: float, answers: float, *, phantoms: float, value: float) -> str:
+    """How a share with phantom misses comes out, spelled out: ``1 right of 2 answers ... = 25 %``."""
+    return (
+        f"{right:.3g} right of {answers:.3g} answers (recent ones count most), counted with "
+        f"{phantoms:g} imagined wrong {'answer' if phantoms == 1 else 'answers'} so that a few right ones "
+        f"are not yet enough: {right:.3g} / ({answers:.3g} + {phantoms:g}) = {value:.0%}"
+    )
+
+
 def _unmet(score: float, factors: Sequence[Factor], sums: _Weighted, *, rule: Rule) -> tuple[Gate, ...]:
     """The conditions of "ready" this item does not meet yet."""
     value = {f.name: f.value for f in factors}
@@ -335,7 +362,8 @@ def _unmet(score: float, factors: Sequence[Factor], sums: _Weighted, *, rule: Ru
         Gate.SCORE: score >= rule.ready_score,
         Gate.ACCURACY: value[FactorName.ACCURACY] >= rule.ready_min_accuracy,
         Gate.RETRIEVABILITY: value[FactorName.RETRIEVABILITY] >= rule.ready_min_retrievability,
-        Gate.MOCKS: not sums.mock_answers or sums.mock_score / sums.mock_answers >= rule.ready_min_mock_mean,
+        Gate.MOCKS: sums.mock_count < rule.ready_min_mock_answers
+        or sums.mock_score / sums.mock_answers >= rule.ready_min_mock_mean,
     }
     return tuple(gate for gate, met in checks.items() if not met)
 

@@ -387,4 +387,5 @@ def _attempt_row(attempt: Attempt) -> tuple[object, ...]:
         raise ValueError(f"attempt {attempt.id} is already stored")
     stored = attempt.to_dict()
     stored["params"] = attempt.params_json()  # type: ignore[typeddict-item]
+    stored["explanation"] = attempt.explanation_json()  # type: ignore[typeddict-item]
     return tuple(stored[name] for name in COLUMNS if name != "id")  # type: ignore[literal-required]

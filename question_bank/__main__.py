@@ -128,7 +128,7 @@ def sample(template_id: str, seed: int, paths: Sequence[str] = ()) -> int:
 
 
 def coverage_report(bank: Bank) -> str:
-    """Templates per checklist item (by kind), slips per numeric template, and the scenario pools."""
+    """Templates per checklist item (by kind) and per topic tag, slips per numeric template, the pools."""
     out = ["Templates per checklist item:"]
     for item in load_checklist():
         templates = bank.by_checklist(item.id)
@@ -139,6 +139,10 @@ def coverage_report(bank: Bank) -> str:
     kinds = Counter(t.kind for t in bank.templates)
     split = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
     out.append(f"  {'total':<24} {len(bank.templates):>3}  ({split})")
+    topics = Counter(topic for t in bank.templates for topic in t.topics)
+    if topics:
+        out += ["", "Templates per topic tag:"]
+        out += [f"  {topic:<24} {count:>3}" for topic, count in sorted(topics.items())]
     out += ["", "Slips per numeric template:"]
     for template in bank.templates:
         if isinstance(template, NumericTemplate):

@@ -28,12 +28,14 @@ from markdown_it import MarkdownIt
 
 from grader import grade
 from grader.derivation import Step
+from grader.follow_through import ScenarioProblem, StepProblem
 from grader.problem import Kind, Problem
 from grader.units import format_quantity, readable
 from question_bank.bank import Bank
 from question_bank.checklist import load_checklist
 from question_bank.errors import GenerationError
 from question_bank.generation import generate
+from question_bank.scenarios import generate_scenario
 
 #: The parent deck; each checklist item's deck is ``PARENT_DECK::<item title>``.
 PARENT_DECK = "Roofline Drill"
@@ -191,7 +193,8 @@ def card_fields(problem: Problem) -> dict[str, str]:
     elif problem.kind is Kind.CHOICE:
         fields.update(_choice_fields(problem))
     elif problem.kind is Kind.RECALL:
-        fields["Answer"] = "<b>Say it out loud, then compare with the key points.</b>"
+        said = markdown_html(problem.model_answer) if problem.model_answer else ""
+        fields["Answer"] = said or "<b>Say it out loud, then compare with the key points.</b>"
         fields["KeyPoints"] = _list_html(problem.key_points)
     fields["Derivation"] = derivation_html(problem.derivation)
     fields["Explanation"] = markdown_html(problem.explanation) if problem.explanation else ""
@@ -200,10 +203,27 @@ def card_fields(problem: Problem) -> dict[str, str]:
     return fields
 
 
+def step_fields(chain: ScenarioProblem, step: StepProblem) -> dict[str, str]:
+    """A scenario step as a card: the setup and the earlier steps' exact answers come before its question."""
+    fields = card_fields(step)
+    earlier = [
+        f"Step {s.step} ({s.title}): {format_quantity(s.answer, s.unit).strip()}"
+        for s in chain.steps[: step.step - 1]
+        if s.kind is Kind.NUMERIC and s.answer is not None
+    ]
+    so_far = f"<p><i>So far</i></p>{_list_html(earlier)}" if earlier else ""
+    heading = f"<p><b>{html.escape(chain.title)}</b>, step {step.step} of {step.n_steps}</p>"
+    fields["Prompt"] = heading + markdown_html(chain.setup) + so_far + fields["Prompt"]
+    fields["Source"] = html.escape(f"{chain.template_id} · step {step.step} · seed {chain.seed}")
+    return fields
+
+
 def card_tags(problem: Problem) -> tuple[str, ...]:
     """Anki tags (no spaces): the checklist item, each topic and the difficulty."""
     topics = (f"topic::{topic}" for topic in problem.topics)
     tags = [problem.checklist_item, *topics, f"difficulty::{problem.difficulty}"]
+    if isinstance(problem, StepProblem):
+        tags.append(f"scenario::{problem.template_id}")
     return tuple("_".join(tag.split()) for tag in tags)
 
 
@@ -235,6 +255,14 @@ def build_cards(
     wanted = set(checklist) or set(titles)
     cards: list[CardData] = []
     skipped: list[str] = []
+
+    def add(problem: Problem, guid: str, fields: dict[str, str], seen: set[tuple[str, ...]]) -> None:
+        if _fingerprint(fields) in seen:
+            return
+        seen.add(_fingerprint(fields))
+        deck = f"{PARENT_DECK}::{titles.get(problem.checklist_item, problem.checklist_item)}"
+        cards.append(CardData(guid, deck, fields, card_tags(problem)))
+
     for template in bank.templates:
         if template.checklist not in wanted:
             continue
@@ -245,15 +273,22 @@ def build_cards(
             except (GenerationError, ArithmeticError, ValueError, TypeError, KeyError) as exc:
                 skipped.append(f"{template.id} seed {variant_seed}: {exc}")
                 continue
-            if not isinstance(problem, Problem) or not _usable(problem):
-                skipped.append(f"{template.id} seed {variant_seed}: no card for this kind of problem")
+            if not _usable(problem):
+                skipped.append(f"{template.id} seed {variant_seed}: no usable answer for this draw")
                 continue
-            fields = card_fields(problem)
-            if _fingerprint(fields) in seen:
+            add(problem, note_guid(template.id, variant_seed), card_fields(problem), seen)
+    for scenario in bank.scenarios:
+        seen = set()
+        for variant_seed in range(seed, seed + variants):
+            try:
+                chain = generate_scenario(scenario, variant_seed)
+            except (GenerationError, ArithmeticError, ValueError, TypeError, KeyError) as exc:
+                skipped.append(f"{scenario.id} seed {variant_seed}: {exc}")
                 continue
-            seen.add(_fingerprint(fields))
-            deck = f"{PARENT_DECK}::{titles.get(problem.checklist_item, problem.checklist_item)}"
-            cards.append(CardData(note_guid(template.id, variant_seed), deck, fields, card_tags(problem)))
+            for step in chain.steps:
+                if step.checklist_item in wanted and _usable(step):
+                    guid = note_guid(f"{scenario.id}#{step.step_id}", variant_seed)
+                    add(step, guid, step_fields(chain, step), seen)
     return cards, skipped
 
 

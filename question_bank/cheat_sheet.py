@@ -184,11 +184,44 @@ def model_table(models: Mapping[str, ModelConfig]) -> Table:
 
 
 @dataclass(frozen=True)
+class _Setups:
+    """The presets the worked examples draw on."""
+
+    model: ModelConfig
+    gpu: Accelerator
+    gpu80: Accelerator
+    big: ModelConfig
+    h100: Accelerator
+    moe: ModelConfig
+
+    @staticmethod
+    def of(models: Mapping[str, ModelConfig], hardware: Mapping[str, Accelerator]) -> _Setups:
+        return _Setups(
+            model=models[EXAMPLE_MODEL],
+            gpu=hardware[EXAMPLE_GPU],
+            gpu80=hardware[EXAMPLE_GPU_80GB],
+            big=models["llama3_70b"],
+            h100=hardware["h100_sxm"],
+            moe=models["mixtral_8x7b"],
+        )
+
+    def names(self) -> dict[str, str]:
+        return {
+            "model": self.model.name,
+            "gpu": self.gpu.name,
+            "gpu80": self.gpu80.name,
+            "big": self.big.name,
+            "h100": self.h100.name,
+            "moe": self.moe.name,
+        }
+
+
+@dataclass(frozen=True)
 class _Example:
     name: str
     checklist: str
     setup: str
-    kwargs: Callable[[ModelConfig, Accelerator, Accelerator], dict[str, Any]]
+    kwargs: Callable[[_Setups], dict[str, Any]]
 
 
 def _kv_per_token(m: ModelConfig) -> float:
@@ -204,114 +237,237 @@ _EXAMPLES: tuple[_Example, ...] = (
         "roofline_time",
         "three-regimes",
         "copying a 1 GB tensor (1 GB read + 1 GB written, 0 FLOP) on an {gpu}, 10 µs launch overhead",
-        lambda m, g, g80: dict(
-            flops=0.0, n_bytes=2e9, peak_flops=g.peak_flops, mem_bandwidth=g.mem_bandwidth, overhead_s=10e-6
+        lambda s: dict(
+            flops=0.0,
+            n_bytes=2e9,
+            peak_flops=s.gpu.peak_flops,
+            mem_bandwidth=s.gpu.mem_bandwidth,
+            overhead_s=10e-6,
         ),
     ),
     _Example(
         "arithmetic_intensity_elementwise",
         "arithmetic-intensity",
         "an fp32 add of two tensors (1 FLOP per element)",
-        lambda m, g, g80: dict(flops_per_element=1, bytes_per_element=4, n_inputs=2),
+        lambda s: dict(flops_per_element=1, bytes_per_element=4, n_inputs=2),
     ),
     _Example(
         "arithmetic_intensity_matmul",
         "arithmetic-intensity",
         "a 4096³ bf16 matmul",
-        lambda m, g, g80: dict(m=4096, k=4096, n=4096, bytes_per_element=2),
+        lambda s: dict(m=4096, k=4096, n=4096, bytes_per_element=2),
     ),
     _Example(
         "elementwise_chain_bytes",
         "fusion",
         "two unary ops over 2²⁸ bf16 elements, fused",
-        lambda m, g, g80: dict(n_elements=2**28, bytes_per_element=2, n_ops=2, fused=True),
+        lambda s: dict(n_elements=2**28, bytes_per_element=2, n_ops=2, fused=True),
     ),
     _Example(
         "overhead_knee_bytes",
         "overhead-vs-bandwidth",
         "10 µs of per-op overhead on an {gpu}",
-        lambda m, g, g80: dict(overhead_s=10e-6, mem_bandwidth=g.mem_bandwidth),
+        lambda s: dict(overhead_s=10e-6, mem_bandwidth=s.gpu.mem_bandwidth),
     ),
     _Example(
         "kv_cache_bytes_per_token",
         "kv-cache",
         "{model}, bf16",
-        lambda m, g, g80: dict(
-            n_layers=m.n_layers, n_kv_heads=m.n_kv_heads, head_dim=m.head_dim, bytes_per_element=2
+        lambda s: dict(
+            n_layers=s.model.n_layers,
+            n_kv_heads=s.model.n_kv_heads,
+            head_dim=s.model.head_dim,
+            bytes_per_element=2,
         ),
     ),
     _Example(
         "kv_capacity_tokens",
         "kv-cache",
         "{model} in bf16 on an {gpu80}",
-        lambda m, g, g80: dict(
-            memory_bytes=g80.memory_bytes,
-            weight_bytes=est.weight_bytes(n_params=m.n_params, bytes_per_param=2),
-            kv_bytes_per_token=_kv_per_token(m),
+        lambda s: dict(
+            memory_bytes=s.gpu80.memory_bytes,
+            weight_bytes=est.weight_bytes(n_params=s.model.n_params, bytes_per_param=2),
+            kv_bytes_per_token=_kv_per_token(s.model),
         ),
     ),
     _Example(
         "decode_step_time",
         "decode-weight-read",
         "{model} in bf16 on an {gpu}, batch 1",
-        lambda m, g, g80: dict(
-            n_params=m.n_params, bytes_per_param=2, mem_bandwidth=g.mem_bandwidth, peak_flops=g.peak_flops
+        lambda s: dict(
+            n_params=s.model.n_params,
+            bytes_per_param=2,
+            mem_bandwidth=s.gpu.mem_bandwidth,
+            peak_flops=s.gpu.peak_flops,
         ),
     ),
     _Example(
         "ridge_point",
         "ops-byte-threshold",
         "{gpu}, dense bf16",
-        lambda m, g, g80: dict(peak_flops=g.peak_flops, mem_bandwidth=g.mem_bandwidth),
+        lambda s: dict(peak_flops=s.gpu.peak_flops, mem_bandwidth=s.gpu.mem_bandwidth),
     ),
     _Example(
         "flops_per_token",
         "two-p-flops",
         "{model}",
-        lambda m, g, g80: dict(n_params=m.n_params),
+        lambda s: dict(n_params=s.model.n_params),
     ),
     _Example(
         "attention_flops_per_token",
         "two-p-flops",
         "{model} at 4,096 tokens of context (what 2P leaves out)",
-        lambda m, g, g80: dict(n_layers=m.n_layers, n_heads=m.n_heads, head_dim=m.head_dim, context_len=4096),
+        lambda s: dict(
+            n_layers=s.model.n_layers, n_heads=s.model.n_heads, head_dim=s.model.head_dim, context_len=4096
+        ),
     ),
     _Example(
         "prefill_time",
         "prefill-vs-decode",
         "{model}, a 2,048-token prompt on an {gpu}",
-        lambda m, g, g80: dict(n_params=m.n_params, n_tokens=2048, peak_flops=g.peak_flops),
+        lambda s: dict(n_params=s.model.n_params, n_tokens=2048, peak_flops=s.gpu.peak_flops),
     ),
     _Example(
         "decode_arithmetic_intensity",
         "prefill-vs-decode",
         "decode at batch 1, bf16 weights",
-        lambda m, g, g80: dict(batch_size=1, bytes_per_param=2),
+        lambda s: dict(batch_size=1, bytes_per_param=2),
     ),
     _Example(
         "decode_critical_batch_size",
         "decode-batch-threshold",
         "{gpu}, bf16 weights",
-        lambda m, g, g80: dict(peak_flops=g.peak_flops, mem_bandwidth=g.mem_bandwidth, bytes_per_param=2),
+        lambda s: dict(peak_flops=s.gpu.peak_flops, mem_bandwidth=s.gpu.mem_bandwidth, bytes_per_param=2),
     ),
     _Example(
         "decode_critical_batch_size",
         "decode-batch-threshold",
         "{gpu}, int8 weights computed in bf16 (half the bytes, same peak)",
-        lambda m, g, g80: dict(peak_flops=g.peak_flops, mem_bandwidth=g.mem_bandwidth, bytes_per_param=1),
+        lambda s: dict(peak_flops=s.gpu.peak_flops, mem_bandwidth=s.gpu.mem_bandwidth, bytes_per_param=1),
+    ),
+    _Example(
+        "time_to_first_token",
+        "prefill-vs-decode",
+        "{model} in bf16 on an {gpu}, a 2,048-token prompt",
+        lambda s: dict(
+            n_params=s.model.n_params,
+            prompt_tokens=2048,
+            peak_flops=s.gpu.peak_flops,
+            mem_bandwidth=s.gpu.mem_bandwidth,
+            bytes_per_param=2,
+        ),
+    ),
+    _Example(
+        "time_per_output_token",
+        "decode-weight-read",
+        "{model} in bf16 on an {gpu80}, batch 8 at 4,096 tokens of context",
+        lambda s: dict(
+            n_params=s.model.n_params,
+            bytes_per_param=2,
+            mem_bandwidth=s.gpu80.mem_bandwidth,
+            peak_flops=s.gpu80.peak_flops,
+            batch_size=8,
+            context_len=4096,
+            kv_bytes_per_token=_kv_per_token(s.model),
+        ),
+    ),
+    _Example(
+        "kv_weight_crossover_context",
+        "kv-cache",
+        "{model} in bf16, batch 1: the context where the KV read equals the weight read",
+        lambda s: dict(
+            weight_bytes=est.weight_bytes(n_params=s.model.n_params, bytes_per_param=2),
+            kv_bytes_per_token=_kv_per_token(s.model),
+        ),
+    ),
+    _Example(
+        "memory_bandwidth_utilization",
+        "decode-weight-read",
+        "{model} in bf16 measured at 45 tokens/s (batch 1) on an {gpu}",
+        lambda s: dict(
+            bytes_per_step=est.weight_bytes(n_params=s.model.n_params, bytes_per_param=2),
+            steps_per_second=45,
+            mem_bandwidth=s.gpu.mem_bandwidth,
+        ),
+    ),
+    _Example(
+        "tensor_parallel_decode_step_time",
+        "decode-weight-read",
+        "{big} in bf16 on 8 × {h100} with tensor parallelism, batch 1",
+        lambda s: dict(
+            n_params=s.big.n_params,
+            bytes_per_param=2,
+            mem_bandwidth=s.h100.mem_bandwidth,
+            peak_flops=s.h100.peak_flops,
+            n_layers=s.big.n_layers,
+            d_model=s.big.d_model,
+            n_kv_heads=s.big.n_kv_heads,
+            n_chips=8,
+            link_bandwidth=s.h100.interconnect_bandwidth,
+        ),
+    ),
+    _Example(
+        "experts_touched",
+        "decode-weight-read",
+        "{moe} (8 experts, 2 active) at batch 16",
+        lambda s: dict(n_experts=s.moe.n_experts, n_experts_active=s.moe.n_experts_active, batch_size=16),
+    ),
+    _Example(
+        "speculative_tokens_per_step",
+        "decode-weight-read",
+        "4 draft tokens accepted with probability 0.8 each",
+        lambda s: dict(acceptance_rate=0.8, n_draft=4),
+    ),
+    _Example(
+        "attention_hbm_bytes",
+        "fusion",
+        "standard attention, one {model} layer at 8,192 tokens, bf16",
+        lambda s: dict(seq_len=8192, n_heads=s.model.n_heads, head_dim=s.model.head_dim, bytes_per_element=2),
+    ),
+    _Example(
+        "attention_hbm_bytes",
+        "fusion",
+        "FlashAttention (fused: the scores stay on chip), the same layer",
+        lambda s: dict(
+            seq_len=8192, n_heads=s.model.n_heads, head_dim=s.model.head_dim, bytes_per_element=2, flash=True
+        ),
+    ),
+    _Example(
+        "paged_kv_waste_fraction",
+        "kv-cache",
+        "requests of 300, 1,200, 2,500 and 700 tokens in 16-token blocks",
+        lambda s: dict(request_lengths=[300, 1200, 2500, 700], block_size=16),
+    ),
+    _Example(
+        "contiguous_kv_waste_fraction",
+        "kv-cache",
+        "the same requests each given a contiguous 4,096-token slot",
+        lambda s: dict(request_lengths=[300, 1200, 2500, 700], max_seq_len=4096),
+    ),
+    _Example(
+        "quantization_decode_speedup",
+        "decode-batch-threshold",
+        "{model} on an {gpu}, batch 1: bf16 weights to int8",
+        lambda s: dict(
+            n_params=s.model.n_params,
+            mem_bandwidth=s.gpu.mem_bandwidth,
+            peak_flops=s.gpu.peak_flops,
+            bytes_per_param=2,
+            quantized_bytes_per_param=1,
+        ),
     ),
 )
 
 
 def formulas(models: Mapping[str, ModelConfig], hardware: Mapping[str, Accelerator]) -> tuple[Formula, ...]:
     """Each example formula run through the estimator with its steps recorded."""
-    model, gpu, gpu80 = models[EXAMPLE_MODEL], hardware[EXAMPLE_GPU], hardware[EXAMPLE_GPU_80GB]
+    setups = _Setups.of(models, hardware)
     out = []
     for example in _EXAMPLES:
         with recording() as steps:
-            est.FUNCTIONS[example.name](**example.kwargs(model, gpu, gpu80))
+            est.FUNCTIONS[example.name](**example.kwargs(setups))
         last = steps[-1]
-        setup = example.setup.format(model=model.name, gpu=gpu.name, gpu80=gpu80.name)
+        setup = example.setup.format(**setups.names())
         out.append(Formula(example.name, last.label, last.formula, setup, tuple(steps), example.checklist))
     return tuple(out)
 

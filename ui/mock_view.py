@@ -9,12 +9,12 @@ import pandas as pd
 import streamlit as st
 
 from grader.problem import Kind, Problem
-from progress.mock_debrief import RECALL_RATINGS, Answer, Debrief, Outcome, Result, response_text
+from progress.mock_debrief import Answer, Debrief, Outcome, Result, response_text
 from progress.mock_scorecard import item_verdict, minutes_seconds, result_word
 from progress.mock_session import MockSession
 from progress.mock_timer import format_remaining, remaining
-from ui import state_keys as keys
 from ui.context import now
+from ui.explanation_view import show_confirmed_checks, show_mock_checks
 from ui.mock import ProblemUnavailableError, exact_text
 from ui.render import show_derivation
 
@@ -79,11 +79,13 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
         st.caption("Saved as you type.")
 
 
-def show_outcome(outcome: Outcome, *, title: str, on_rate: Callable[[int, str], None]) -> None:
+def show_outcome(
+    outcome: Outcome, *, title: str, on_rate: Callable[[int, str, dict[str, object]], None]
+) -> None:
     """One problem of the debrief in an expander: answers, result, slip, derivation, time spent.
 
-    An answered recall problem shows its key points and four self-rating buttons that call
-    ``on_rate(position, rating)``.
+    An answered recall problem shows its key-point checks (to confirm or overrule) and four rating
+    buttons, the suggested one highlighted, that call ``on_rate(position, rating, explanation)``.
     """
     problem = outcome.problem
     label = f"{outcome.position + 1}. {title}: {result_word(outcome)}"
@@ -98,15 +100,17 @@ def show_outcome(outcome: Outcome, *, title: str, on_rate: Callable[[int, str], 
         spent.markdown(f"**Time spent**  \n{minutes_seconds(outcome.time_spent_s)}")
         if outcome.result is Result.AWAITING_RATING:
             st.markdown("**How well did your answer cover the key points?**")
-            for column, rating in zip(st.columns(len(RECALL_RATINGS)), RECALL_RATINGS, strict=True):
-                column.button(
-                    rating.capitalize(),
-                    key=f"{keys.MOCK_RATE_PREFIX}{outcome.position}_{rating}",
-                    on_click=on_rate,
-                    args=(outcome.position, rating),
-                )
+            show_mock_checks(
+                problem,
+                outcome.response or "",
+                position=outcome.position,
+                seconds=outcome.time_spent_s,
+                on_rate=on_rate,
+            )
         elif outcome.self_rating:
             st.caption(f"You rated this answer: {outcome.self_rating}.")
+            if outcome.explanation:
+                show_confirmed_checks(problem, dict(outcome.explanation))
         verdict = outcome.verdict
         if outcome.result is Result.UNPARSABLE and verdict is not None:
             st.error(verdict.message, icon=":material/cancel:")

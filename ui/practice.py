@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import zip_longest
 from typing import Any
 
-from grader import Verdict, VerdictStatus, grade
+from grader import ExplanationRecord, Verdict, VerdictStatus, grade
 from grader.problem import Kind, Problem
 from progress import Attempt, Mode, Store
 from progress.scheduling import rating_for_answer, review
@@ -116,16 +116,21 @@ def submit(
     current: Current,
     now: datetime,
     enable_fuzzing: bool = True,
+    explanation: ExplanationRecord | None = None,
 ) -> Verdict:
     """Grade ``response``; unless it is unparsable, store the attempt and, when scheduled, review the card.
 
-    For recall problems ``response`` is the self-rating (again, hard, good or easy).
+    For recall problems ``response`` is the self-rating (again, hard, good or easy); a typed
+    ``explanation`` is stored with the attempt and its points made set the attempt's score.
     """
     verdict = grade(problem, response)
     if verdict.status is VerdictStatus.UNPARSABLE:
         return verdict
     duration_s = max(0.0, (now - current.started_at).total_seconds())
     attempt = practice_attempt(problem, verdict, response, now=now, duration_s=duration_s)
+    if explanation is not None:
+        # The typed explanation goes with the attempt, and its points made are the attempt's score.
+        attempt = replace(attempt, score=explanation.score, explanation=explanation.to_dict())
     if not current.scheduled:
         store.record_attempt(attempt)
         return verdict

@@ -1,131 +1,233 @@
-"""The readiness page's pictures (altair), each from a few aggregated rows, never from raw answers."""
+"""The readiness page's pictures as Vega-Lite dicts, each from a few aggregated rows, never from raw answers.
+
+Written as dicts rather than through altair: the page redraws all five on every rerun, and an altair
+build validates each against the whole schema (the larger part of a rerun's time at the time).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date, timedelta
-
-import altair as alt
-import pandas as pd
+from datetime import date, timedelta, tzinfo
+from typing import Any
 
 from progress.aggregates import DailyAccuracy, DayCount, MockScore
 from progress.readiness import DEFAULT_RULE, ItemReadiness, ItemStatus
+from ui import vega
 
-#: Weeks shown in the calendar of reviews.
+#: At most this many weeks shown in the calendar of reviews (it starts at the week of the first review).
 CALENDAR_WEEKS = 26
+#: Side of one day's square in the calendar, in pixels.
+CALENDAR_CELL_PX = 16
 _STATUS_COLOURS = {
-    ItemStatus.NOT_STARTED.value: "#9e9e9e",
-    ItemStatus.LEARNING.value: "#e45756",
+    ItemStatus.NOT_STARTED.value: vega.GREY,
+    ItemStatus.LEARNING.value: vega.RED,
     ItemStatus.SHAKY.value: "#f2a93b",
-    ItemStatus.READY.value: "#54a24b",
+    ItemStatus.READY.value: vega.GREEN,
 }
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+# Charts are fitted into their height, axes and legends included: bars get this many pixels each
+# plus room for the axis (and the legend under it).
+_BAR_PX, _AXIS_PX, _LEGEND_PX = 26, 70, 60
+_PERCENT_AXIS = {"format": "%"}
 
 
-def readiness_per_item(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -> alt.LayerChart:
+_ITEM_AXIS = {"field": "item", "type": "nominal", "sort": None, "title": None, "axis": {"labelLimit": 160}}
+
+
+def readiness_per_item(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -> dict[str, Any]:
     """Horizontal bars of each item's score, coloured by status, with the ready line."""
-    frame = pd.DataFrame(
+    rows = [
         {
-            "item": [titles.get(i.checklist_item, i.checklist_item) for i in items],
-            "score": [round(i.score, 1) for i in items],
-            "status": [i.status.value for i in items],
+            "item": titles.get(i.checklist_item, i.checklist_item),
+            "score": round(i.score, 1),
+            "status": i.status.value,
         }
-    )
-    colours = alt.Scale(domain=list(_STATUS_COLOURS), range=list(_STATUS_COLOURS.values()))
-    bars = (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
-            x=alt.X("score:Q", scale=alt.Scale(domain=[0, 100]), title="Readiness (0–100)"),
-            y=alt.Y("item:N", sort=None, title=None),
-            color=alt.Color("status:N", scale=colours, title="Status"),
-            tooltip=["item", "score", "status"],
-        )
-    )
-    line = alt.Chart(pd.DataFrame({"score": [DEFAULT_RULE.ready_score]})).mark_rule(strokeDash=[4, 4])
-    return bars + line.encode(x="score:Q")
+        for i in items
+    ]
+    bars = {
+        "data": {"values": rows},
+        "mark": "bar",
+        "encoding": {
+            "x": {
+                "field": "score",
+                "type": "quantitative",
+                "scale": {"domain": [0, 100]},
+                "title": "Readiness (0–100)",
+            },
+            "y": _ITEM_AXIS,
+            "color": {
+                "field": "status",
+                "type": "nominal",
+                "title": "Status",
+                "scale": {"domain": list(_STATUS_COLOURS), "range": list(_STATUS_COLOURS.values())},
+                "legend": {"orient": "bottom", "direction": "horizontal", "columns": 2},
+            },
+            "tooltip": [{"field": "item"}, {"field": "score", "type": "quantitative"}, {"field": "status"}],
+        },
+    }
+    ready = {
+        "data": {"values": [{"score": DEFAULT_RULE.ready_score}]},
+        "mark": {"type": "rule", "strokeDash": [4, 4]},
+        "encoding": {"x": {"field": "score", "type": "quantitative"}},
+    }
+    return vega.chart([bars, ready], height=_BAR_PX * max(1, len(rows)) + _AXIS_PX + _LEGEND_PX)
 
 
-def accuracy_over_time(points: Sequence[DailyAccuracy]) -> alt.Chart:
+def accuracy_over_time(points: Sequence[DailyAccuracy]) -> dict[str, Any]:
     """Daily accuracy (all items) as a line, with the number of answers in the tooltip."""
-    frame = pd.DataFrame(
-        {
-            "day": [pd.Timestamp(p.day) for p in points],
-            "accuracy": [p.accuracy for p in points],
-            "answers": [p.n_answers for p in points],
-        }
-    )
-    return (
-        alt.Chart(frame)
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("day:T", title="Day (UTC)"),
-            y=alt.Y(
-                "accuracy:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title="Accuracy"
-            ),
-            tooltip=[alt.Tooltip("day:T"), alt.Tooltip("accuracy:Q", format=".0%"), "answers:Q"],
-        )
-    )
+    rows = [{"day": p.day.isoformat(), "accuracy": p.accuracy, "answers": p.n_answers} for p in points]
+    day = {
+        "field": "day",
+        "type": "temporal",
+        "timeUnit": "utcyearmonthdate",
+        "title": "Day (UTC)",
+        "axis": {"format": "%d %b", "formatType": "utc", "labelAngle": -45},
+    }
+    line = {
+        "data": {"values": rows},
+        "mark": {"type": "line", "point": True},
+        "encoding": {
+            "x": day,
+            "y": {
+                "field": "accuracy",
+                "type": "quantitative",
+                "scale": {"domain": [0, 1]},
+                "axis": _PERCENT_AXIS,
+                "title": "Accuracy",
+            },
+            "tooltip": [
+                {**day, "format": "%a %d %b %Y", "title": "Day (UTC)"},
+                {"field": "accuracy", "type": "quantitative", "format": ".0%"},
+                {"field": "answers", "type": "quantitative"},
+            ],
+        },
+    }
+    return vega.chart([line], height=340)
 
 
-def review_calendar(counts: Sequence[DayCount], *, today: date) -> alt.Chart:
-    """A calendar heatmap of reviews per day: a column per week, a row per weekday, the last 26 weeks."""
+def calendar_start(counts: Sequence[DayCount], *, today: date) -> date:
+    """The Monday the calendar starts on: the week of the first review, at most ``CALENDAR_WEEKS`` back."""
+    this_monday = today - timedelta(days=today.weekday())
+    earliest = this_monday - timedelta(weeks=CALENDAR_WEEKS - 1)
+    first = min((c.day for c in counts if c.count), default=today)
+    return max(earliest, first - timedelta(days=first.weekday()))
+
+
+def review_calendar(counts: Sequence[DayCount], *, today: date) -> dict[str, Any]:
+    """A calendar heatmap of reviews per day: a column per week, a row per weekday, since the first review.
+
+    Each day is a square of ``CALENDAR_CELL_PX``, so a new user sees a short calendar, not six months
+    of empty weeks stretched over the page.
+    """
     by_day = {c.day: c.count for c in counts}
-    first = today - timedelta(days=today.weekday()) - timedelta(weeks=CALENDAR_WEEKS - 1)
+    first = calendar_start(counts, today=today)
     days = [first + timedelta(days=i) for i in range((today - first).days + 1)]
-    frame = pd.DataFrame(
+    rows = [
         {
-            "week": [(d - timedelta(days=d.weekday())).isoformat() for d in days],
-            "weekday": [_WEEKDAYS[d.weekday()] for d in days],
-            "day": [d.isoformat() for d in days],
-            "reviews": [by_day.get(d, 0) for d in days],
+            "week": (d - timedelta(days=d.weekday())).strftime("%d %b"),
+            "weekday": _WEEKDAYS[d.weekday()],
+            "day": d.strftime("%a %d %b %Y"),
+            "reviews": by_day.get(d, 0),
         }
-    )
-    return (
-        alt.Chart(frame)
-        .mark_rect(cornerRadius=2)
-        .encode(
-            x=alt.X("week:O", title="Week starting", axis=alt.Axis(labelAngle=-45)),
-            y=alt.Y("weekday:N", sort=list(_WEEKDAYS), title=None),
-            color=alt.Color("reviews:Q", scale=alt.Scale(scheme="greens"), title="Reviews"),
-            tooltip=["day:N", "reviews:Q"],
+        for d in days
+    ]
+    cells = {
+        "data": {"values": rows},
+        "mark": {"type": "rect", "cornerRadius": 2},
+        "encoding": {
+            "x": {"field": "week", "type": "ordinal", "sort": None, "title": "Week starting",
+                  "axis": {"labelAngle": -45}},
+            "y": {"field": "weekday", "type": "ordinal", "sort": list(_WEEKDAYS), "title": None},
+            "color": {"field": "reviews", "type": "quantitative", "scale": {"scheme": "greens"},
+                      "title": "Reviews"},
+            "tooltip": [{"field": "day", "title": "Day (UTC)"}, {"field": "reviews", "type": "quantitative"}],
+        },
+    }  # fmt: skip
+    spec = vega.chart([cells], height=0)
+    spec["width"] = {"step": CALENDAR_CELL_PX}
+    spec["height"] = {"step": CALENDAR_CELL_PX}
+    return spec
+
+
+def mock_scores(mocks: Sequence[MockScore], *, zone: tzinfo) -> dict[str, Any]:
+    """Each finished mock's score, in order, labelled with when it finished in the user's ``zone``.
+
+    One evenly spaced point per mock: on a time axis two mocks minutes apart crowd each other and
+    the ticks fall back to minute labels such as ``:58``.
+    """
+    rows = []
+    for number, mock in enumerate(sorted(mocks, key=lambda m: m.finished_at), start=1):
+        local = mock.finished_at.astimezone(zone)
+        rows.append(
+            {
+                "mock": f"#{number} {local:%d %b %H:%M}",
+                "finished": f"{local:%a %d %b %Y, %H:%M} {local.tzname() or ''}".rstrip(),
+                "score": mock.score,
+            }
         )
-    )
+    line = {
+        "data": {"values": rows},
+        "mark": {"type": "line", "point": True},
+        "encoding": {
+            "x": {"field": "mock", "type": "ordinal", "sort": None, "title": "Mock (finished, your time)",
+                  "axis": {"labelAngle": -45}},
+            "y": {"field": "score", "type": "quantitative", "scale": {"domain": [0, 1]},
+                  "axis": _PERCENT_AXIS, "title": "Score"},
+            "tooltip": [{"field": "finished", "title": "Finished"},
+                        {"field": "score", "type": "quantitative", "format": ".0%"}],
+        },
+    }  # fmt: skip
+    return vega.chart([line], height=340)
 
 
-def mock_scores(mocks: Sequence[MockScore]) -> alt.Chart:
-    """Each finished mock's score against the day it finished."""
-    frame = pd.DataFrame(
-        {"finished": [m.finished_at for m in mocks], "score": [m.score for m in mocks]},
-    )
-    return (
-        alt.Chart(frame)
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("finished:T", title="Finished"),
-            y=alt.Y("score:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title="Score"),
-            tooltip=[alt.Tooltip("finished:T"), alt.Tooltip("score:Q", format=".0%")],
-        )
-    )
-
-
-def time_per_answer(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -> alt.LayerChart:
-    """Recency-weighted seconds per answer per item, against the rule's target."""
+def time_per_answer(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -> dict[str, Any]:
+    """Recency-weighted seconds per answer per item, against the rule's target (drawn inside the plot)."""
     timed = [i for i in items if i.seconds_per_answer is not None]
-    frame = pd.DataFrame(
+    rows = [
         {
-            "item": [titles.get(i.checklist_item, i.checklist_item) for i in timed],
-            "seconds": [round(i.seconds_per_answer or 0.0) for i in timed],
+            "item": titles.get(i.checklist_item, i.checklist_item),
+            "seconds": round(i.seconds_per_answer or 0.0),
         }
+        for i in timed
+    ]
+    target = DEFAULT_RULE.target_seconds_per_answer
+    # The axis reaches past both the slowest item and the target, so the target line never sits on the edge.
+    top = 1.15 * max([target, *(r["seconds"] for r in rows)])
+    seconds = {
+        "field": "seconds",
+        "type": "quantitative",
+        "title": "Seconds per answer",
+        "scale": {"domain": [0, top]},
+    }
+    bars = {
+        "data": {"values": rows},
+        "mark": "bar",
+        "encoding": {
+            "x": seconds,
+            "y": _ITEM_AXIS,
+            "tooltip": [{"field": "item"}, {"field": "seconds", "type": "quantitative"}],
+        },
+    }
+    goal = {
+        "data": {"values": [{"seconds": target, "text": f"target {target:.0f} s"}]},
+        "encoding": {"x": seconds},
+    }
+    return vega.chart(
+        [
+            bars,
+            {**goal, "mark": {"type": "rule", "color": vega.RED, "strokeDash": [4, 4], "strokeWidth": 2}},
+            {
+                **goal,
+                "mark": {
+                    "type": "text",
+                    "color": vega.RED,
+                    "align": "left",
+                    "dx": 4,
+                    "y": 0,
+                    "baseline": "top",
+                },
+                "encoding": {**goal["encoding"], "text": {"field": "text"}},
+            },
+        ],
+        height=_BAR_PX * max(1, len(rows)) + _AXIS_PX,
     )
-    bars = (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
-            x=alt.X("seconds:Q", title="Seconds per answer"),
-            y=alt.Y("item:N", sort=None, title=None),
-            tooltip=["item", "seconds"],
-        )
-    )
-    target = pd.DataFrame({"seconds": [DEFAULT_RULE.target_seconds_per_answer]})
-    return bars + alt.Chart(target).mark_rule(color="#e45756", strokeDash=[4, 4]).encode(x="seconds:Q")

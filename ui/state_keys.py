@@ -46,6 +46,17 @@ PRACTICE_EXTRA = "practice_extra"
 PRACTICE_REVEAL = "practice_reveal"
 #: Prefix of the four self-rating buttons of a recall problem: practice_rate_again, ..._easy.
 PRACTICE_RATE_PREFIX = "practice_rate_"
+#: The typed explanation of a recall problem (a text area), its clock (0, 60, 120 or 180 s) and the
+#: moment that clock started (ISO text), and the button that checks it.
+PRACTICE_EXPLANATION = "practice_explanation"
+PRACTICE_TIMER = "practice_timer"
+PRACTICE_TIMER_STARTED = "practice_timer_started"
+PRACTICE_CHECK = "practice_check"
+#: The explanation once checked: {"text", "seconds", "time_limit_s"}, or absent.
+PRACTICE_CHECKED = "practice_checked"
+#: Prefixes of the overrule checkboxes: practice_point_<key point index>, practice_misconception_<index>.
+PRACTICE_POINT_PREFIX = "practice_point_"
+PRACTICE_MISCONCEPTION_PREFIX = "practice_misconception_"
 #: The ui.scenario_practice.ScenarioRun of the scenario on screen, or absent.
 PRACTICE_SCENARIO_RUN = "practice_scenario_run"
 #: Prefixes of a scenario step's answer widgets: practice_step_answer_<seed>_<step>.
@@ -100,6 +111,10 @@ MOCK_FINISH_CANCEL = "mock_finish_cancel"
 MOCK_ANSWER_PREFIX = "mock_answer_"
 #: Prefix of the recall self-rating buttons at the debrief: mock_rate_<position>_<rating>.
 MOCK_RATE_PREFIX = "mock_rate_"
+#: Prefixes of the debrief's overrule checkboxes: mock_point_<position>_<index> and
+#: mock_misconception_<position>_<index>.
+MOCK_POINT_PREFIX = "mock_point_"
+MOCK_MISCONCEPTION_PREFIX = "mock_misconception_"
 MOCK_DOWNLOAD = "mock_download"
 MOCK_NEW = "mock_new"
 MOCK_HISTORY_PICK = "mock_history_pick"

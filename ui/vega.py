@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime, tzinfo
 from typing import Any
 
 #: Colours that stay apart for colour-blind readers and in greyscale (Tableau 10, first four).
@@ -52,18 +51,3 @@ def chart(layers: Sequence[Mapping[str, Any]], *, height: int, **top: Any) -> di
         "layer": [dict(layer) for layer in layers],
         **top,
     }
-
-
-def local_iso(moment: datetime, zone: tzinfo | None) -> str:
-    """``moment`` as naive local ISO text in ``zone`` (UTC when None), for Vega-Lite's local-time axes.
-
-    Vega-Lite parses naive ISO text as the viewer's local time and shows it unchanged, so the page
-    decides the zone here instead of leaving it to whichever machine renders the chart.
-    """
-    local = moment.astimezone(zone) if zone is not None else moment
-    return local.replace(tzinfo=None).isoformat(timespec="seconds")
-
-
-def iso_day(day: date) -> str:
-    """A calendar day as Vega-Lite reads a local date (midnight, no zone)."""
-    return day.isoformat() + "T00:00:00"

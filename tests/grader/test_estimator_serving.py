@@ -5,6 +5,7 @@ MBU example; a hand derivation where no source works the number."""
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import pytest
@@ -155,9 +156,9 @@ def test_a_one_token_answer_is_its_prefill() -> None:
 
 
 def test_scaling_book_llama2_13b_kv_passes_the_weights_at_batch_4_and_8k() -> None:
-    # The book's LLaMA 2-13B: 26 GB of bf16 weights, 6.7 GB of KV per 8192-token sequence. A decode
-    # step at batch 4 and 8192 tokens reads more KV (26.8 GB) than weights: the crossover context
-    # is 26e9 / (4 · 819,200) = 7,935 tokens, and 31,738 at batch 1.
+    # The book's LLaMA 2-13B: 26 GB of bf16 weights, 6.7 GB of KV per 8192-token sequence, and "Just 4
+    # of these exceed the memory usage of our parameters!" So at batch 4 the crossover context is
+    # below 8192: 26e9 / (4 · 819,200) = 7,935 tokens (31,738 at batch 1).
     weights = est.weight_bytes(n_params=13e9, bytes_per_param=2)
     at_4 = est.kv_weight_crossover_context(
         weight_bytes=weights, kv_bytes_per_token=LLAMA2_13B_KV, batch_size=4
@@ -481,3 +482,36 @@ def test_the_new_names_are_registered_for_templates() -> None:
     }  # fmt: skip
     assert names <= set(est.FUNCTIONS)
     assert names <= set(est.__all__)
+
+
+CONTRACTS = {
+    "time_to_first_token": "n_params prompt_tokens peak_flops mem_bandwidth bytes_per_param batch_size=1 "
+    "n_chips=1 mfu=1.0",
+    "time_per_output_token": "n_params bytes_per_param mem_bandwidth peak_flops batch_size=1 context_len=0 "
+    "kv_bytes_per_token=0.0 n_chips=1",
+    "request_latency": "n_params bytes_per_param mem_bandwidth peak_flops prompt_tokens output_tokens "
+    "kv_bytes_per_token=0.0 batch_size=1 n_chips=1 mfu=1.0",
+    "kv_weight_crossover_context": "weight_bytes kv_bytes_per_token batch_size=1",
+    "experts_touched": "n_experts n_experts_active batch_size",
+    "allreduce_time": "n_bytes n_chips link_bandwidth hop_latency=0.0",
+    "speculative_tokens_per_step": "acceptance_rate n_draft",
+    "attention_hbm_bytes": "seq_len n_heads head_dim bytes_per_element batch_size=1 flash=False",
+    "memory_bandwidth_utilization": "bytes_per_step steps_per_second mem_bandwidth",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACTS))
+def test_the_published_names_and_keywords_hold(name: str) -> None:
+    # Templates and scenarios call these by name and keyword: they are a contract.
+    parameters = inspect.signature(est.FUNCTIONS[name]).parameters.values()
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in parameters)
+    written = " ".join(
+        p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}" for p in parameters
+    )
+    assert written == CONTRACTS[name]
+
+
+def test_relative_margin_is_symmetric_around_the_threshold() -> None:
+    # Hand: 12 ms against a 10 ms target is 20 % away; 8 ms too.
+    assert est.relative_margin(value=12e-3, threshold=10e-3) == pytest.approx(0.2)
+    assert est.relative_margin(value=8e-3, threshold=10e-3) == pytest.approx(0.2)

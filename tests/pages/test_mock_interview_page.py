@@ -232,9 +232,10 @@ def test_recall_is_self_rated_at_the_debrief_before_the_score_is_final(db: Path,
     assert Store(db).attempt_count() == 0  # nothing counts until the recall answer is rated
     at.button(key=f"{keys.MOCK_RATE_PREFIX}0_hard").click().run()
     assert not at.exception
-    assert next(m.value for m in at.metric if m.label == "Score") == "25%"  # hard = 0.5, unanswered = 0
+    # The typed answer makes none of the key points, and the score counts points made: 0 whatever the rating.
+    assert next(m.value for m in at.metric if m.label == "Score") == "0%"
     [mock] = list_mocks(Store(db))
-    assert mock.score == pytest.approx(0.25)
+    assert mock.score == pytest.approx(0.0)
     assert [a.response for a in Store(db).attempts()] == ["hard", ""]
 
 

@@ -29,8 +29,11 @@ def bank() -> Bank:
 
 
 def _scenario(bank: Bank, *, with_recall: bool = False) -> ScenarioProblem:
+    """A scenario whose step 1 feeds later steps (or, ``with_recall``, one with a recall step)."""
     template = next(
-        s for s in bank.scenarios if not with_recall or any(step.kind == "recall" for step in s.steps)
+        s
+        for s in bank.scenarios
+        if (any(step.kind == "recall" for step in s.steps) if with_recall else s.id == "scenario-tp-serving")
     )
     return generate_scenario(template, SEED)
 
@@ -135,3 +138,20 @@ def test_an_unreadable_answer_is_not_stored(tmp_path: Path, bank: Bank) -> None:
     _answer(at, scenario.steps[0], "lots")
     assert at.warning, "an unreadable answer says what to type"
     assert not Store(tmp_path / "p.db").attempts()
+
+
+def test_a_recall_step_is_revealed_then_rated(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank, with_recall=True)
+    recall = next(s for s in scenario.steps if s.kind is Kind.RECALL)
+    at = _page(tmp_path / "p.db", scenario)
+    for step in scenario.steps[: recall.step - 1]:
+        _answer(at, step, _exact(step))
+        _next_step(at)
+    assert not [m for m in at.markdown if recall.key_points[0] in m.value], "key points wait for the reveal"
+    at.button(key=keys.PRACTICE_STEP_REVEAL).click().run()
+    assert [m for m in at.markdown if recall.key_points[0] in m.value], "the reveal shows the key points"
+    at.button(key=keys.PRACTICE_STEP_RATE_PREFIX + "again").click().run()
+    assert not at.exception
+    stored = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}
+    assert (stored[recall.step].response, stored[recall.step].status) == ("again", "incorrect")
+    assert stored[recall.step].checklist_item == recall.checklist_item

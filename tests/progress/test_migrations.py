@@ -29,6 +29,8 @@ SCHEMA_1 = {
     "mock_answers": ["mock_id", "position", "response", "answered_at", "time_spent_s", "self_rating"],
     "settings": ["key", "value"],
 }  # fmt: skip
+#: Columns later migrations add at the end of their tables.
+LATER_COLUMNS = {"attempts": ["explanation"], "mock_answers": ["explanation"]}
 INDEXES_1 = {
     "attempts_item_time": ("attempts", ["checklist_item", "created_at"]),
     "attempts_template_time": ("attempts", ["template_id", "created_at"]),
@@ -51,7 +53,8 @@ def test_a_new_file_gets_migration_1_exactly(tmp_path):
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         assert sorted(tables) == sorted(SCHEMA_1)
         for table, columns in SCHEMA_1.items():
-            assert [r[1] for r in conn.execute(f"PRAGMA table_info({table})")] == columns
+            expected = columns + LATER_COLUMNS.get(table, [])
+            assert [r[1] for r in conn.execute(f"PRAGMA table_info({table})")] == expected
         for index, (table, columns) in INDEXES_1.items():
             assert conn.execute("SELECT tbl_name FROM sqlite_master WHERE name = ?", (index,)).fetchone() == (
                 table,
@@ -78,6 +81,27 @@ def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path):
     assert again.attempt_count() == 1
     with again.connect(write=False) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+
+
+def test_a_version_2_file_gains_explanation_columns_and_keeps_its_answers(tmp_path):
+    path = tmp_path / "progress.db"
+    conn = _raw(path)
+    for migration in MIGRATIONS[:2]:
+        for statement in migration.statements:
+            conn.execute(statement)
+    conn.execute(
+        "INSERT INTO attempts (created_at, day, template_id, checklist_item, seed, response, status, score, "
+        "mode) VALUES ('2026-01-02T03:04:05+00:00', '2026-01-02', 'fusion-why', 'fusion', 1, 'good', "
+        "'correct', 1.0, 'practice')"
+    )
+    conn.execute("PRAGMA user_version = 2")
+    conn.close()
+    (old,) = Store(path).attempts()
+    assert old.template_id == "fusion-why" and old.explanation is None
+    Store(path).record_attempt(attempt(explanation={"text": "fused", "made": [True, False]}))
+    assert [a.explanation for a in Store(path).attempts()] == [None, {"text": "fused", "made": [True, False]}]
+    with Store(path).connect(write=False) as check:
+        assert check.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
 
 
 def test_an_empty_file_is_an_empty_database(tmp_path):

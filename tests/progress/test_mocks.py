@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from store_kit import T0, FakeClock, new_store
 
 from progress.mocks import (
+    MockRunningError,
     MockStatus,
     create_mock,
     finish_mock,
@@ -73,17 +75,29 @@ def test_a_mock_finishes_once(tmp_path):
 
 def test_mocks_are_listed_newest_first_and_by_status(tmp_path):
     store = new_store(tmp_path)
-    ids = [
-        create_mock(
-            store,
-            config=CONFIG,
-            problems=PROBLEMS,
-            started_at=T0 + timedelta(days=d),
-            deadline=T0 + timedelta(days=d, hours=1),
+    ids = []
+    for d in range(3):
+        ids.append(
+            create_mock(
+                store,
+                config=CONFIG,
+                problems=PROBLEMS,
+                started_at=T0 + timedelta(days=d),
+                deadline=T0 + timedelta(days=d, hours=1),
+            )
         )
-        for d in range(3)
-    ]
-    finish_mock(store, ids[0], T0 + timedelta(minutes=30), 0.25, "# 1")
+        if d < 2:
+            finish_mock(store, ids[-1], T0 + timedelta(days=d, minutes=30), 0.25, f"# {d}")
     assert [m.id for m in list_mocks(store)] == ids[::-1]
-    assert [m.id for m in list_mocks(store, status="finished")] == [ids[0]]
+    assert [m.id for m in list_mocks(store, status="finished")] == ids[1::-1]
     assert running_mock(store).id == ids[2]
+
+
+def test_the_schema_lets_one_mock_run_at_a_time(tmp_path):
+    store = new_store(tmp_path)
+    first = create_mock(
+        store, config=CONFIG, problems=PROBLEMS, started_at=T0, deadline=T0 + timedelta(hours=1)
+    )
+    with pytest.raises(MockRunningError, match=f"mock #{first} is still running"):
+        create_mock(store, config=CONFIG, problems=PROBLEMS, started_at=T0, deadline=T0 + timedelta(hours=1))
+    assert [m.id for m in list_mocks(store)] == [first]

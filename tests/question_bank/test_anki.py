@@ -57,9 +57,10 @@ def test_cli_writes_a_package_anki_can_read(tmp_path: Path, capsys: pytest.Captu
     package = read_package(out, tmp_path)
     notes = package["notes"]
     assert isinstance(notes, list)
-    # Every template gives at least one note; recall cards with nothing to vary collapse to one.
-    assert {n["fields"]["Source"].split(" · ")[0] for n in notes} == set(bank.ids)
-    assert len(notes) <= 2 * len(bank.ids)
+    # Every template and scenario gives notes; recall cards with nothing to vary collapse to one.
+    assert {n["fields"]["Source"].split(" · ")[0] for n in notes} == set(bank.ids) | set(bank.scenario_ids)
+    steps = sum(len(s.steps) for s in bank.scenarios)
+    assert len(notes) <= 2 * (len(bank.ids) + steps)
     assert {MODEL_ID} == {n["model"] for n in notes}
     decks = package["decks"]
     assert isinstance(decks, set)
@@ -133,7 +134,9 @@ def test_filter_by_checklist_item(tmp_path: Path, bank) -> None:
     notes = read_package(out, tmp_path)["notes"]
     decks = {n["deck"] for n in notes}  # type: ignore[union-attr]
     assert decks == {f"{PARENT_DECK}::{TITLES['kv-cache']}", f"{PARENT_DECK}::{TITLES['fusion']}"}
-    expected = {t.id for t in bank.templates if t.checklist in {"kv-cache", "fusion"}}
+    expected = {t.id for t in bank.templates if t.checklist in {"kv-cache", "fusion"}} | {
+        s.id for s in bank.scenarios if any(step.checklist in {"kv-cache", "fusion"} for step in s.steps)
+    }
     assert {n["fields"]["Source"].split(" · ")[0] for n in notes} == expected  # type: ignore[union-attr]
 
 
@@ -168,3 +171,21 @@ def test_prompt_markdown_becomes_html_and_raw_html_stays_text() -> None:
         markdown_html("**Falcon** has `2` heads") == "<p><strong>Falcon</strong> has <code>2</code> heads</p>"
     )
     assert "<script>" not in markdown_html("<script>x</script>")
+
+
+def test_scenario_steps_become_cards_with_the_setup_and_earlier_answers(bank) -> None:
+    from question_bank.scenarios import generate_scenario
+
+    scenario = bank.scenarios[0]
+    chain = generate_scenario(scenario, 4)
+    cards, _ = build_cards(bank, variants=1, seed=4)
+    mine = [c for c in cards if c.fields["Source"].startswith(f"{scenario.id} · step ")]
+    assert len(mine) == len(chain.steps)
+    last = next(c for c in mine if c.fields["Source"] == f"{scenario.id} · step {len(chain.steps)} · seed 4")
+    assert f"step {len(chain.steps)} of {len(chain.steps)}" in last.fields["Prompt"]
+    first_numeric = next(s for s in chain.steps if s.kind is Kind.NUMERIC)
+    from grader.units import format_quantity
+
+    assert format_quantity(first_numeric.answer, first_numeric.unit).strip() in last.fields["Prompt"]
+    assert f"scenario::{scenario.id}" in last.tags
+    assert len({c.guid for c in mine}) == len(mine)

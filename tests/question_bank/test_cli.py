@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from bank_kit import BROKEN
 
+from question_bank import load_bank
 from question_bank.__main__ import main
 from question_bank.checklist import load_checklist
 
@@ -90,6 +91,15 @@ def test_coverage_lists_items_slips_and_pools(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert all(item.id in out for item in load_checklist())
     assert "Slips per numeric template:" in out and "symptoms: " in out
+
+
+def test_coverage_counts_templates_per_topic_tag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["coverage"]) == 0
+    out = capsys.readouterr().out
+    section = out.split("Templates per topic tag:")[1].split("\n\n")[0]
+    counts = dict(line.split() for line in section.strip().splitlines())
+    tagged = [t for t in load_bank().templates if "tensor-parallel" in t.topics]
+    assert int(counts["tensor-parallel"]) == len(tagged) > 0
 
 
 def test_module_runs_as_a_command() -> None:

@@ -1,0 +1,127 @@
+"""AppTest of typed explanations on the practice page: checks, overrules, the suggested rating, storage."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from progress import Store
+from question_bank import Bank, generate, load_bank
+from ui import state_keys as keys
+from ui.practice import Current
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+TEMPLATE = "fusion-why"
+PARTIAL = (
+    "Element-wise ops are memory-bound: their time is the bytes moved over the bandwidth. Run unfused, "
+    "each kernel writes the intermediate back to HBM and reads it again."
+)
+WRONG = PARTIAL + " Fusion also reduces FLOPs."
+
+
+@pytest.fixture(scope="module")
+def bank() -> Bank:
+    return load_bank()
+
+
+def _page(db: Path) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = lambda: NOW
+    at.session_state[keys.RNG_SEED] = 7
+    current = Current(template_id=TEMPLATE, seed=1, scheduled=True, started_at=NOW - timedelta(seconds=50))
+    at.session_state[keys.PRACTICE_CURRENT] = current.to_dict()
+    return at.run()
+
+
+def _check(at: AppTest, text: str) -> AppTest:
+    at.text_area(key=keys.PRACTICE_EXPLANATION).input(text)
+    return at.button(key=keys.PRACTICE_CHECK).click().run()
+
+
+def _points(at: AppTest, n: int) -> list[bool]:
+    return [at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}{i}").value for i in range(n)]
+
+
+def _suggested(at: AppTest) -> str:
+    rates = [b for b in at.button if b.key.startswith(keys.PRACTICE_RATE_PREFIX)]
+    primary = [b for b in rates if b.proto.type == "primary"]
+    assert len(primary) == 1
+    return primary[0].key.removeprefix(keys.PRACTICE_RATE_PREFIX)
+
+
+def test_full_explanation_hits_every_point_and_suggests_good(tmp_path: Path, bank: Bank) -> None:
+    problem = generate(bank.get(TEMPLATE), 1)
+    at = _check(_page(tmp_path / "p.db"), problem.model_answer)
+    assert not at.exception
+    assert _points(at, len(problem.key_points)) == [True] * len(problem.key_points)
+    assert _suggested(at) == "good"
+    assert any("Model answer" in m.value for m in at.markdown)
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "good").click().run()
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert attempt.response == "good" and attempt.score == 1.0
+    assert attempt.explanation is not None
+    assert attempt.explanation["text"] == problem.model_answer.strip()
+    assert attempt.explanation["made"] == [True] * len(problem.key_points)
+
+
+def test_partial_explanation_shows_hits_and_misses(tmp_path: Path, bank: Bank) -> None:
+    at = _check(_page(tmp_path / "p.db"), PARTIAL)
+    assert not at.exception
+    assert _points(at, 4) == [True, True, False, False]
+    assert _suggested(at) == "hard"
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Found:") and "memory-bound" in c for c in captions)
+    assert any("Not found" in c for c in captions)
+    highlighted = "".join(m.value for m in at.markdown)
+    assert ":blue-background[memory\\-bound]" in highlighted
+
+
+def test_misconception_is_shown_and_suggests_again(tmp_path: Path) -> None:
+    at = _check(_page(tmp_path / "p.db"), WRONG)
+    assert not at.exception
+    assert any("Misconception: fusion reduces FLOPs" in e.value for e in at.error)
+    assert _suggested(at) == "again"
+
+
+def test_overruling_a_check_changes_the_suggestion_and_is_stored(tmp_path: Path) -> None:
+    at = _check(_page(tmp_path / "p.db"), WRONG)
+    at.checkbox(key=f"{keys.PRACTICE_MISCONCEPTION_PREFIX}0").uncheck().run()
+    assert _suggested(at) == "hard"
+    at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}2").check().run()
+    at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}3").check().run()
+    assert _suggested(at) == "good"
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "good").click().run()
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    stored = attempt.explanation
+    assert stored is not None
+    assert stored["detected"] == [True, True, False, False] and stored["made"] == [True, True, True, True]
+    assert stored["overrides"] == {"2": True, "3": True}
+    assert stored["misconceptions"] == ["fusion reduces FLOPs"] and stored["standing_misconceptions"] == []
+    assert stored["rating"] == "good" and attempt.score == 1.0
+
+
+def test_empty_explanation_still_reveals_and_self_rates(tmp_path: Path) -> None:
+    at = _page(tmp_path / "p.db")
+    at.button(key=keys.PRACTICE_CHECK).click().run()
+    assert at.warning and "Type your explanation first" in at.warning[0].value
+    at.button(key=keys.PRACTICE_REVEAL).click().run()
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "hard").click().run()
+    assert not at.exception
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert attempt.response == "hard" and attempt.explanation is None and attempt.score == 0.5
+
+
+def test_the_clock_and_the_time_are_stored(tmp_path: Path) -> None:
+    at = _page(tmp_path / "p.db")
+    at.selectbox(key=keys.PRACTICE_TIMER).select(60).run()
+    assert not at.exception
+    _check(at, PARTIAL)
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "hard").click().run()
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert attempt.explanation is not None and attempt.explanation["time_limit_s"] == 60.0
+    assert attempt.explanation["seconds"] == 0.0  # the fixed test clock started the timer at NOW

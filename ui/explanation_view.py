@@ -1,0 +1,308 @@
+"""Typed explanations on screen: the box and its clock, the key-point checks, overrules and the rating.
+
+Shared by practice (check right away) and the mock debrief (check after the clock). The checks come
+from :func:`grader.check_explanation`; each key point and misconception gets a checkbox the user may
+flip to overrule it, and the rating the final verdicts suggest is the highlighted button. Widget keys
+are built from a page prefix (``practice_point_2``, ``mock_point_3_2``) so two pages never share one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+import streamlit as st
+
+from grader import ExplanationCheck, ExplanationRecord, check_explanation
+from grader.problem import Problem
+from ui import state_keys as keys
+from ui.context import now
+
+RATINGS = ("again", "hard", "good", "easy")
+#: The clock choices for typing an explanation (seconds; 0 is no clock).
+TIMER_CHOICES = (0, 60, 120, 180)
+
+# Characters Streamlit's Markdown would read as formatting (and $ as LaTeX): typed text shows as typed.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` with every Markdown-active character escaped, and line breaks kept."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text).replace("\n", "  \n")
+
+
+def highlighted_markdown(text: str, check: ExplanationCheck) -> str:
+    """The explanation as Markdown: words that made a point on blue, a misconception's on red."""
+    marks = [(start, end, "blue") for spans in check.spans for start, end in spans]
+    marks += [(start, end, "red") for spans in check.misconception_spans for start, end in spans]
+    out: list[str] = []
+    cursor = 0
+    # A misconception's mark wins over a point's where they overlap: it is the thing to notice.
+    for start, end, colour in sorted(marks, key=lambda m: (m[0], m[2] != "red", -m[1])):
+        if start < cursor:
+            continue
+        out.append(escape_markdown(text[cursor:start]))
+        inner = escape_markdown(text[start:end]).replace("  \n", " ")
+        out.append(f":{colour}-background[{inner}]")
+        cursor = end
+    out.append(escape_markdown(text[cursor:]))
+    return "".join(out)
+
+
+def _point_key(prefix: str, index: int) -> str:
+    return f"{prefix}{index}"
+
+
+def record_from_state(
+    problem: Problem,
+    text: str,
+    *,
+    point_prefix: str,
+    misconception_prefix: str,
+    rating: str,
+    seconds: float | None = None,
+    time_limit_s: float | None = None,
+) -> ExplanationRecord:
+    """The explanation as checked, with the overrules the user made through the checkboxes."""
+    check = check_explanation(problem, text)
+    overrides: dict[int, bool] = {}
+    for i, hit in enumerate(check.hits):
+        chosen = st.session_state.get(_point_key(point_prefix, i), hit)
+        if bool(chosen) != hit:
+            overrides[i] = bool(chosen)
+    dismissed = {
+        name: bool(st.session_state.get(_point_key(misconception_prefix, j), True))
+        for j, name in enumerate(check.misconceptions)
+    }
+    return ExplanationRecord(
+        text=text,
+        check=check,
+        overrides=overrides,
+        misconception_overrides={name: kept for name, kept in dismissed.items() if not kept},
+        rating=rating,
+        seconds=seconds,
+        time_limit_s=time_limit_s,
+    )
+
+
+def show_checks(
+    problem: Problem, text: str, *, point_prefix: str, misconception_prefix: str
+) -> ExplanationRecord:
+    """The typed text with its evidence highlighted, one checkbox per key point and misconception.
+
+    Returns the record as the checkboxes stand now (its ``suggested_rating`` follows the overrules).
+    """
+    check = check_explanation(problem, text)
+    with st.container(border=True):
+        st.markdown("**What you wrote**")
+        st.markdown(highlighted_markdown(text, check))
+    if not check.checkable:
+        st.info("This question has no rubric to check against: compare with the key points yourself.")
+    found = f"{check.points_made} of {len(check.hits)}"
+    st.markdown(f"**Key points**: {found} found. Tick or untick one to overrule the check.")
+    for i, (point, hit, words) in enumerate(zip(problem.key_points, check.hits, check.evidence, strict=True)):
+        st.checkbox(point, value=hit, key=_point_key(point_prefix, i))
+        if hit:
+            st.caption("Found: " + ", ".join(f"“{w}”" for w in words))
+        else:
+            st.caption("Not found in what you wrote.")
+    by_name = {m.name: m for m in problem.misconceptions}
+    for j, name in enumerate(check.misconceptions):
+        correction = by_name[name].correction if name in by_name else ""
+        st.error(f"**Misconception: {name}.** {correction}", icon=":material/report:")
+        st.checkbox(
+            "I did say this (untick if it was read wrongly)",
+            value=True,
+            key=_point_key(misconception_prefix, j),
+        )
+    return record_from_state(
+        problem, text, point_prefix=point_prefix, misconception_prefix=misconception_prefix, rating=""
+    )
+
+
+def rating_buttons(
+    suggested: str,
+    *,
+    key_prefix: str,
+    on_rate: Callable[..., None],
+    args: Sequence[object] = (),
+    shortcuts: Sequence[str] | None = None,
+) -> None:
+    """The four ratings, the suggested one highlighted; ``on_rate(*args, rating)`` on a click."""
+    st.markdown(f"Suggested rating: **{suggested.capitalize()}**. Confirm it or pick another.")
+    for n, (column, rating) in enumerate(zip(st.columns(len(RATINGS)), RATINGS, strict=True)):
+        column.button(
+            rating.capitalize(),
+            key=f"{key_prefix}{rating}",
+            type="primary" if rating == suggested else "secondary",
+            on_click=on_rate,
+            args=(*args, rating),
+            width="stretch",
+            shortcut=shortcuts[n] if shortcuts else None,
+        )
+
+
+# --- practice: the box and its clock ------------------------------------------------------------------
+
+
+def _start_clock() -> None:
+    st.session_state[keys.PRACTICE_TIMER_STARTED] = now().isoformat()
+
+
+def timer_seconds() -> int:
+    """The clock the user chose for this explanation (0: none)."""
+    return int(st.session_state.get(keys.PRACTICE_TIMER) or 0)
+
+
+@st.fragment(run_every="1s")
+def _clock(limit_s: int, started_iso: str) -> None:
+    left = limit_s - (now() - datetime.fromisoformat(started_iso)).total_seconds()
+    if left > 0:
+        st.progress(min(1.0, left / limit_s), text=f"{int(left) + 1} s left")
+    else:
+        st.warning("Time is up: check what you have.", icon=":material/timer_off:")
+
+
+def explanation_input(*, on_check: Callable[[], None]) -> None:
+    """The text area, the optional clock and the button that checks the explanation."""
+    st.text_area(
+        "Your explanation (optional)",
+        key=keys.PRACTICE_EXPLANATION,
+        placeholder="Explain it as you would out loud in an interview…",
+        height=160,
+    )
+    clock_col, check_col = st.columns([2, 1], vertical_alignment="bottom")
+    clock_col.selectbox(
+        "Clock",
+        TIMER_CHOICES,
+        key=keys.PRACTICE_TIMER,
+        format_func=lambda s: "No clock" if not s else f"Answer in {s} s",
+        on_change=_start_clock,
+    )
+    check_col.button("Check my explanation", key=keys.PRACTICE_CHECK, type="primary", on_click=on_check,
+                     width="stretch")  # fmt: skip
+    limit_s = timer_seconds()
+    started = st.session_state.get(keys.PRACTICE_TIMER_STARTED)
+    if limit_s and started:
+        _clock(limit_s, started)
+
+
+def practice_seconds(started_at: datetime, *, at: datetime) -> tuple[float, float | None]:
+    """Seconds spent on the explanation (from the clock's start when one runs) and the clock's limit."""
+    limit_s = timer_seconds()
+    started = st.session_state.get(keys.PRACTICE_TIMER_STARTED)
+    since = datetime.fromisoformat(started) if limit_s and started else started_at
+    return max(0.0, (at - since).total_seconds()), (float(limit_s) if limit_s else None)
+
+
+def reset_practice_explanation() -> None:
+    """A new problem: an empty box, no checks, no overrules; a chosen clock starts again now."""
+    for key in [k for k in st.session_state if str(k).startswith(_OVERRULE_PREFIXES)]:
+        del st.session_state[key]
+    st.session_state.pop(keys.PRACTICE_CHECKED, None)
+    st.session_state[keys.PRACTICE_EXPLANATION] = ""
+    if timer_seconds():
+        _start_clock()
+    else:
+        st.session_state.pop(keys.PRACTICE_TIMER_STARTED, None)
+
+
+_OVERRULE_PREFIXES = (keys.PRACTICE_POINT_PREFIX, keys.PRACTICE_MISCONCEPTION_PREFIX)
+
+
+def check_practice_explanation(started_at: datetime) -> str | None:
+    """Keep the typed explanation as checked (with its time); a message when there is nothing to check."""
+    text = str(st.session_state.get(keys.PRACTICE_EXPLANATION) or "").strip()
+    if not text:
+        return "Type your explanation first, or press **Show the model answer** to rate yourself."
+    seconds, limit_s = practice_seconds(started_at, at=now())
+    st.session_state[keys.PRACTICE_CHECKED] = {"text": text, "seconds": seconds, "time_limit_s": limit_s}
+    return None
+
+
+def practice_record(problem: Problem, rating: str) -> ExplanationRecord | None:
+    """The checked explanation with the user's overrules and chosen rating, or None when none was checked."""
+    checked = st.session_state.get(keys.PRACTICE_CHECKED)
+    if not checked:
+        return None
+    return record_from_state(
+        problem,
+        str(checked["text"]),
+        point_prefix=keys.PRACTICE_POINT_PREFIX,
+        misconception_prefix=keys.PRACTICE_MISCONCEPTION_PREFIX,
+        rating=rating,
+        seconds=checked.get("seconds"),
+        time_limit_s=checked.get("time_limit_s"),
+    )
+
+
+def show_practice_checks(
+    problem: Problem, *, on_rate: Callable[[str], None], shortcuts: Sequence[str]
+) -> None:
+    """After the check: the checks to confirm or overrule, the model answer, the rating buttons."""
+    checked = st.session_state[keys.PRACTICE_CHECKED]
+    record = show_checks(
+        problem,
+        str(checked["text"]),
+        point_prefix=keys.PRACTICE_POINT_PREFIX,
+        misconception_prefix=keys.PRACTICE_MISCONCEPTION_PREFIX,
+    )
+    if checked.get("time_limit_s"):
+        st.caption(f"Written in {checked['seconds']:.0f} s against a {checked['time_limit_s']:.0f} s clock.")
+    with st.container(border=True):
+        st.markdown("**Model answer**")
+        st.markdown(problem.model_answer or problem.explanation)
+    rating_buttons(
+        record.suggested_rating, key_prefix=keys.PRACTICE_RATE_PREFIX, on_rate=on_rate, shortcuts=shortcuts
+    )
+
+
+# --- mock debrief ---------------------------------------------------------------------------------------
+
+
+def show_mock_checks(
+    problem: Problem,
+    response: str,
+    *,
+    position: int,
+    seconds: float,
+    on_rate: Callable[[int, str, dict[str, object]], None],
+) -> None:
+    """A mock's recall answer at the debrief: its checks to confirm or overrule, then the rating buttons.
+
+    ``on_rate(position, rating, explanation)`` gets the record (as stored) built when the button is
+    clicked, so the overrules made until then count.
+    """
+    point_prefix = f"{keys.MOCK_POINT_PREFIX}{position}_"
+    misconception_prefix = f"{keys.MOCK_MISCONCEPTION_PREFIX}{position}_"
+    record = show_checks(
+        problem, response, point_prefix=point_prefix, misconception_prefix=misconception_prefix
+    )
+
+    def rate(rating: str) -> None:
+        final = record_from_state(
+            problem,
+            response,
+            point_prefix=point_prefix,
+            misconception_prefix=misconception_prefix,
+            rating=rating,
+            seconds=seconds,
+        )
+        on_rate(position, rating, dict(final.to_dict()))
+
+    rating_buttons(record.suggested_rating, key_prefix=f"{keys.MOCK_RATE_PREFIX}{position}_", on_rate=rate)
+
+
+def show_confirmed_checks(problem: Problem, explanation: dict[str, object]) -> None:
+    """The key points a rated explanation made and missed, as the user confirmed them."""
+    made = list(explanation.get("made") or [])  # type: ignore[call-overload]
+    if len(made) != len(problem.key_points):
+        return
+    lines = [
+        f"- {':green[:material/check:] made' if hit else ':red[:material/close:] missed'}: {point}"
+        for hit, point in zip(made, problem.key_points, strict=True)
+    ]
+    st.markdown(f"**Key points made: {sum(map(bool, made))} of {len(made)}**\n" + "\n".join(lines))
+    for name in explanation.get("standing_misconceptions") or []:  # type: ignore[attr-defined]
+        st.caption(f"Misconception: {name}")
