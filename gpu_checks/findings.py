@@ -3,7 +3,7 @@
 One :class:`Finding` per checklist item the run speaks to: "this device moves 29 GB/s; its ridge
 is 14 FLOP/B for float32; an element-wise add sits at 0.083 FLOP/B, so it is bandwidth-bound".
 Every prediction in a sentence comes from ``grader.estimator``; every figure that the run could
-not measure reliably is marked "(unreliable)" in the sentence, and the finding carries the doubts
+not measure reliably is marked "⚠" in the sentence, and the finding carries the doubts
 (reason and what to do) for the page to show beside it.
 """
 
@@ -45,7 +45,7 @@ class _Writer:
     def fig(self, value: float | None, unit: str, *keys: str) -> str:
         self.used += keys
         text = format_si(value, unit)
-        return f"{text} (unreliable)" if doubts_of(self._doubts, keys) else text
+        return f"{text} ⚠" if doubts_of(self._doubts, keys) else text
 
     def doubts(self, *keys: str) -> tuple[Doubt, ...]:
         """The doubts of ``keys``, without counting them as used."""

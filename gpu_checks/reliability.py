@@ -54,14 +54,14 @@ def _noisy(samples: Sequence[Sample], what: str) -> tuple[Doubt, ...]:
     if 2 * len(noisy) <= len(samples):
         return ()
     worst = max(s.timing.spread for s in samples)
-    return (
-        Doubt(
-            Reason.NOISY,
+    if len(samples) == 1:
+        detail = f"the timing behind {what} spread by {worst:.0%} (more than {NOISE_THRESHOLD:.0%})"
+    else:
+        detail = (
             f"{len(noisy)} of the {len(samples)} timings behind {what} spread by more than "
-            f"{NOISE_THRESHOLD:.0%} (up to {worst:.0%})",
-            _IDLE,
-        ),
-    )
+            f"{NOISE_THRESHOLD:.0%} (up to {worst:.0%})"
+        )
+    return (Doubt(Reason.NOISY, detail, _IDLE),)
 
 
 def _cache(detail: str, *, bigger: str) -> Doubt:
@@ -162,9 +162,8 @@ def assess(report: RunReport) -> Doubts:
 
 
 def doubts_of(doubts: Doubts, keys: Iterable[str]) -> tuple[Doubt, ...]:
-    """The doubts of every figure in ``keys``, each reason once (the first detail kept)."""
-    seen: dict[Reason, Doubt] = {}
+    """The doubts of every figure in ``keys``, each once, in the order of ``keys``."""
+    seen: dict[Doubt, None] = {}
     for key in keys:
-        for doubt in doubts.get(key, ()):
-            seen.setdefault(doubt.reason, doubt)
-    return tuple(seen.values())
+        seen.update(dict.fromkeys(doubts.get(key, ())))
+    return tuple(seen)
