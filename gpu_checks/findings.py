@@ -3,7 +3,7 @@
 One :class:`Finding` per checklist item the run speaks to: "this device moves 29 GB/s; its ridge
 is 14 FLOP/B for float32; an element-wise add sits at 0.083 FLOP/B, so it is bandwidth-bound".
 Every prediction in a sentence comes from ``grader.estimator``; every figure that the run could
-not measure reliably is marked "(unreliable)" in the sentence, and the finding carries the doubts
+not measure reliably is marked "⚠" in the sentence, and the finding carries the doubts
 (reason and what to do) for the page to show beside it.
 """
 
@@ -42,10 +42,11 @@ class _Writer:
         self._doubts = doubts
         self.used: list[str] = []
 
-    def fig(self, value: float | None, unit: str, *keys: str) -> str:
+    def fig(self, value: float | None, unit: str, *keys: str, after: str = "") -> str:
+        """``value`` with its SI prefix and ``after`` ("×"), then "⚠" when a figure of ``keys`` is doubted."""
         self.used += keys
-        text = format_si(value, unit)
-        return f"{text} (unreliable)" if doubts_of(self._doubts, keys) else text
+        text = format_si(value, unit) + after
+        return f"{text} ⚠" if doubts_of(self._doubts, keys) else text
 
     def doubts(self, *keys: str) -> tuple[Doubt, ...]:
         """The doubts of ``keys``, without counting them as used."""
@@ -172,7 +173,7 @@ def _fusion(report: RunReport, w: _Writer) -> list[Finding]:
         return []
     text = (
         f"Two element-wise ops fused (with {fusion.fused_with}) took "
-        f"{w.fig(fusion.time_ratio, '', 'fusion')}× "
+        f"{w.fig(fusion.time_ratio, '', 'fusion', after='×')} "
         f"the time of running them one after the other; the bytes they move predict "
         f"{format_si(fusion.bytes_ratio, '')}×. Fusing saves the trip through memory, and that trip "
         "is the cost."

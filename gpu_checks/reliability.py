@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from gpu_checks.report import RunReport
 from gpu_checks.results import DecodeResult, Sample
+from gpu_checks.table import format_si
 from gpu_checks.timing import NOISE_THRESHOLD
 
 _IDLE = "rerun on an idle machine (close other programs; on a shared machine, when it is quiet)"
@@ -54,14 +55,14 @@ def _noisy(samples: Sequence[Sample], what: str) -> tuple[Doubt, ...]:
     if 2 * len(noisy) <= len(samples):
         return ()
     worst = max(s.timing.spread for s in samples)
-    return (
-        Doubt(
-            Reason.NOISY,
+    if len(samples) == 1:
+        detail = f"the timing behind {what} spread by {worst:.0%} (more than {NOISE_THRESHOLD:.0%})"
+    else:
+        detail = (
             f"{len(noisy)} of the {len(samples)} timings behind {what} spread by more than "
-            f"{NOISE_THRESHOLD:.0%} (up to {worst:.0%})",
-            _IDLE,
-        ),
-    )
+            f"{NOISE_THRESHOLD:.0%} (up to {worst:.0%})"
+        )
+    return (Doubt(Reason.NOISY, detail, _IDLE),)
 
 
 def _cache(detail: str, *, bigger: str) -> Doubt:
@@ -76,7 +77,7 @@ def _bandwidth(report: RunReport) -> tuple[Doubt, ...]:
     if not result.beyond_cache:
         doubts.append(
             _cache(
-                f"no array reached twice the {result.llc_bytes / 2**20:.3g} MiB last-level cache, so the "
+                f"no array reached twice the {format_si(result.llc_bytes, 'B')} last-level cache, so the "
                 "figure includes cache hits and overstates memory bandwidth",
                 bigger="larger arrays",
             )
@@ -120,7 +121,7 @@ def _decode(decode: DecodeResult) -> tuple[tuple[Doubt, ...], tuple[Doubt, ...]]
     if not decode.beyond_cache:
         timings.append(
             _cache(
-                f"the {decode.weight_bytes / 2**20:,.0f} MiB of weights fit in a few last-level caches, so "
+                f"the {format_si(decode.weight_bytes, 'B')} of weights fit in a few last-level caches, so "
                 "the flat part may be read partly from the cache",
                 bigger="larger weights",
             )
@@ -162,9 +163,8 @@ def assess(report: RunReport) -> Doubts:
 
 
 def doubts_of(doubts: Doubts, keys: Iterable[str]) -> tuple[Doubt, ...]:
-    """The doubts of every figure in ``keys``, each reason once (the first detail kept)."""
-    seen: dict[Reason, Doubt] = {}
+    """The doubts of every figure in ``keys``, each once, in the order of ``keys``."""
+    seen: dict[Doubt, None] = {}
     for key in keys:
-        for doubt in doubts.get(key, ()):
-            seen.setdefault(doubt.reason, doubt)
-    return tuple(seen.values())
+        seen.update(dict.fromkeys(doubts.get(key, ())))
+    return tuple(seen)

@@ -8,7 +8,7 @@ probabilities P; read P and V, write O. FlashAttention keeps S and P in on-chip 
 
 from __future__ import annotations
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 
 
 def attention_hbm_bytes(
@@ -43,7 +43,7 @@ def attention_hbm_bytes(
     return step(
         "Attention HBM bytes",
         "elements per head · heads · bytes per element · batch",
-        f"{num(per_head)} · {num(n_heads)} · {num(bytes_per_element)} B · {num(batch_size)}",
+        f"{num(per_head)} · {num(n_heads)} · {qty(bytes_per_element, 'B')} · {num(batch_size)}",
         per_head * n_heads * bytes_per_element * batch_size,
         "B",
     )
@@ -59,7 +59,7 @@ def attention_scores_bytes(
     return step(
         "Score matrix bytes",
         "N² · heads · bytes per element · batch",
-        f"{num(seq_len)}² · {num(n_heads)} · {num(bytes_per_element)} B · {num(batch_size)}",
+        f"{num(seq_len)}² · {num(n_heads)} · {qty(bytes_per_element, 'B')} · {num(batch_size)}",
         seq_len * seq_len * n_heads * bytes_per_element * batch_size,
         "B",
     )

@@ -11,8 +11,9 @@ never imports the bank: everything it needs travels in the problem.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from grader.derivation import Step, recording
@@ -74,15 +75,24 @@ class StepProblem(Problem):
     """One step of a scenario: a problem, its 1-based ``step`` number and what it depends on.
 
     ``template_id`` is the scenario's id (its card and history key); ``step_id`` names the step
-    within it; ``setup`` is the scenario's shared setup text; ``n_steps`` how many steps it has.
+    within it; ``setup`` is the scenario's shared setup text; ``n_steps`` how many steps it has;
+    ``scenario_title`` the scenario's title.
     """
 
     step: int = 1
+    scenario_title: str = ""
     step_id: str = ""
     n_steps: int = 1
     setup: str = ""
     dependency: Dependency | None = None
     carried_steps: tuple[int, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class CarriedVerdict(Verdict):
+    """A step's verdict, right only on the user's own earlier values: ``carried_from`` names those steps."""
+
+    carried_from: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -194,7 +204,9 @@ def grade_step(
         f"**Correct, carried forward from your {words}.** Your answer follows from the value you gave "
         f"there. {verdict.message.removeprefix('**Not quite.** ')}"
     )
-    return StepVerdict(problem.step, replace(on_carried, message=message), carried_from=used)
+    fields = {f.name: getattr(on_carried, f.name) for f in dataclass_fields(Verdict)}
+    fields["message"] = message
+    return StepVerdict(problem.step, CarriedVerdict(**fields, carried_from=used), carried_from=used)
 
 
 @dataclass(frozen=True)
@@ -267,3 +279,40 @@ class ScenarioProblem:
     def step(self, number: int) -> StepProblem:
         """Step ``number`` (1-based)."""
         return self.steps[number - 1]
+
+
+def chain_grader(
+    problems: Sequence[Problem], responses: Mapping[int, str]
+) -> Callable[[Problem, str], Verdict]:
+    """A ``grade(problem, response)`` for a list of problems answered together (a mock interview).
+
+    ``responses`` holds the numeric answers by position. A scenario step is graded with follow-through
+    from the answers to the earlier steps of the same draw (same scenario and seed) in the list; any
+    other problem as :func:`grader.grade` does.
+    """
+    positions = {id(problem): index for index, problem in enumerate(problems)}
+
+    def earlier_of(problem: StepProblem) -> dict[int, float]:
+        chain = [
+            (index, other)
+            for index, other in enumerate(problems)
+            if isinstance(other, StepProblem)
+            and (other.template_id, other.seed) == (problem.template_id, problem.seed)
+            and other.step < problem.step
+        ]
+        earlier: dict[int, float] = {}
+        for index, step in sorted(chain, key=lambda pair: pair[1].step):
+            response = responses.get(index, "")
+            if not response.strip():
+                continue
+            value = earlier_value(step, grade_step(step, response, earlier=earlier).verdict)
+            if value is not None:
+                earlier[step.step] = value
+        return earlier
+
+    def grade_one(problem: Problem, response: str) -> Verdict:
+        if not isinstance(problem, StepProblem) or id(problem) not in positions:
+            return grade(problem, response)
+        return grade_step(problem, response, earlier=earlier_of(problem)).verdict
+
+    return grade_one

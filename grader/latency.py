@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 from grader.inference import decode_step_time
 from grader.rooflines import compute_time, memory_time
 from grader.sizes import weight_bytes
@@ -53,7 +53,7 @@ def time_to_first_token(
     return step(
         "Time to first token",
         "max(compute time, weight read time)",
-        f"max({t_compute:.4g} s, {t_weights:.4g} s)",
+        f"max({qty(t_compute, 's')}, {qty(t_weights, 's')})",
         max(t_compute, t_weights),
         "s",
     )
@@ -64,7 +64,7 @@ def kv_bytes_read_per_step(*, batch_size: int, context_len: int, kv_bytes_per_to
     return step(
         "KV bytes read per step",
         "batch · context · KV bytes per token",
-        f"{num(batch_size)} · {num(context_len)} · {num(kv_bytes_per_token)} B",
+        f"{num(batch_size)} · {num(context_len)} · {qty(kv_bytes_per_token, 'B')}",
         batch_size * context_len * kv_bytes_per_token,
         "B",
     )
@@ -167,14 +167,14 @@ def request_latency(
     step(
         "First decode step (context prompt + 1)",
         tpot,
-        f"max({weights_s:.4g} s + {kv_s_per_token:.4g} s · {num(first)}, {compute_s:.4g} s)",
+        f"max({qty(weights_s, 's')} + {qty(kv_s_per_token, 's')} · {num(first)}, {qty(compute_s, 's')})",
         max(weights_s + kv_s_per_token * first, compute_s),
         "s",
     )
     step(
         "Last decode step (context prompt + output − 1)",
         tpot,
-        f"max({weights_s:.4g} s + {kv_s_per_token:.4g} s · {num(last)}, {compute_s:.4g} s)",
+        f"max({qty(weights_s, 's')} + {qty(kv_s_per_token, 's')} · {num(last)}, {qty(compute_s, 's')})",
         max(weights_s + kv_s_per_token * last, compute_s) if n_steps else 0.0,
         "s",
     )
@@ -191,7 +191,9 @@ def request_latency(
         ),
         "s",
     )
-    return step("Request latency", "TTFT + decode time", f"{ttft:.4g} s + {decode:.4g} s", ttft + decode, "s")
+    return step(
+        "Request latency", "TTFT + decode time", f"{qty(ttft, 's')} + {qty(decode, 's')}", ttft + decode, "s"
+    )
 
 
 def kv_weight_crossover_context(
@@ -208,7 +210,7 @@ def kv_weight_crossover_context(
     return step(
         "KV–weight crossover context",
         "weight bytes / (batch · KV bytes per token)",
-        f"{num(weight_bytes)} B / ({num(batch_size)} · {num(kv_bytes_per_token)} B)",
+        f"{qty(weight_bytes, 'B')} / ({num(batch_size)} · {qty(kv_bytes_per_token, 'B')})",
         weight_bytes / (batch_size * kv_bytes_per_token),
         "tokens",
     )
@@ -225,14 +227,14 @@ def memory_bandwidth_utilization(
     achieved = step(
         "Achieved bandwidth",
         "bytes per step · steps per second",
-        f"{num(bytes_per_step)} B · {num(steps_per_second)} /s",
+        f"{qty(bytes_per_step, 'B')} · {num(steps_per_second)} /s",
         bytes_per_step * steps_per_second,
         "B/s",
     )
     return step(
         "Memory bandwidth utilization (MBU)",
         "achieved bandwidth / peak bandwidth",
-        f"{num(achieved)} B/s / {num(mem_bandwidth)} B/s",
+        f"{qty(achieved, 'B/s')} / {qty(mem_bandwidth, 'B/s')}",
         achieved / mem_bandwidth,
         "",
     )

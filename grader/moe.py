@@ -9,7 +9,7 @@ count.
 
 from __future__ import annotations
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 from grader.rooflines import compute_time, memory_time
 
 
@@ -64,7 +64,7 @@ def moe_decode_weight_bytes(
     return step(
         "Weight bytes read per step",
         "(shared + experts touched · per expert) · bytes per param",
-        f"({num(shared)} + {touched:.4g} · {num(per_expert)}) · {num(bytes_per_param)} B",
+        f"({num(shared)} + {touched:.4g} · {num(per_expert)}) · {qty(bytes_per_param, 'B')}",
         (shared + touched * per_expert) * bytes_per_param,
         "B",
     )
@@ -107,7 +107,7 @@ def moe_decode_step_time(
     return step(
         "MoE decode step time",
         "max(memory time, compute time)",
-        f"max({t_memory:.4g} s, {t_compute:.4g} s)",
+        f"max({qty(t_memory, 's')}, {qty(t_compute, 's')})",
         max(t_memory, t_compute),
         "s",
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 
 
 def _lengths(request_lengths: Sequence[float], max_seq_len: float | None = None) -> list[int]:
@@ -43,7 +43,7 @@ def contiguous_kv_reserved_bytes(
     return step(
         "Reserved, contiguous",
         "requests · max length · KV bytes per token",
-        f"{num(len(lengths))} · {num(max_seq_len)} · {num(kv_bytes_per_token)} B",
+        f"{num(len(lengths))} · {num(max_seq_len)} · {qty(kv_bytes_per_token, 'B')}",
         len(lengths) * max_seq_len * kv_bytes_per_token,
         "B",
     )
@@ -64,7 +64,7 @@ def paged_kv_reserved_bytes(
     return step(
         "Reserved, paged",
         "blocks · block size · KV bytes per token",
-        f"{num(blocks)} · {num(block_size)} · {num(kv_bytes_per_token)} B",
+        f"{num(blocks)} · {num(block_size)} · {qty(kv_bytes_per_token, 'B')}",
         blocks * block_size * kv_bytes_per_token,
         "B",
     )
@@ -137,7 +137,7 @@ def paged_kv_requests_fit(
     mean_reserved = step(
         "Mean bytes reserved per request, paged",
         "Σ ⌈length / block⌉ · block · KV bytes per token / requests",
-        f"{num(blocks * block_size)} tokens · {num(kv_bytes_per_token)} B / {num(len(lengths))}",
+        f"{num(blocks * block_size)} tokens · {qty(kv_bytes_per_token, 'B')} / {num(len(lengths))}",
         blocks * block_size * kv_bytes_per_token / len(lengths),
         "B",
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 from grader.inference import flops_per_token
 from grader.latency import kv_bytes_read_per_step
 from grader.rooflines import compute_time, memory_time
@@ -34,14 +34,15 @@ def allreduce_time(*, n_bytes: float, n_chips: int, link_bandwidth: float, hop_l
     moved = step(
         "Bytes each chip sends",
         "2 · (n − 1) / n · bytes",
-        f"2 · {num(n_chips - 1)} / {num(n_chips)} · {num(n_bytes)} B",
+        f"2 · {num(n_chips - 1)} / {num(n_chips)} · {qty(n_bytes, 'B')}",
         factor * n_bytes,
         "B",
     )
     return step(
         "All-reduce time",
         "bytes sent / link bandwidth + 2 · (n − 1) · hop latency",
-        f"{num(moved)} B / {num(link_bandwidth)} B/s + 2 · {num(n_chips - 1)} · {hop_latency:.4g} s",
+        f"{qty(moved, 'B')} / {qty(link_bandwidth, 'B/s')} + 2 · {num(n_chips - 1)} · "
+        f"{qty(hop_latency, 's')}",
         moved / link_bandwidth + 2 * (n_chips - 1) * hop_latency,
         "s",
     )
@@ -55,7 +56,7 @@ def activation_bytes_per_layer(*, batch_size: int, d_model: int, bytes_per_eleme
     return step(
         "Activations per all-reduce",
         "batch · d_model · bytes per activation",
-        f"{num(batch_size)} · {num(d_model)} · {num(bytes_per_element)} B",
+        f"{num(batch_size)} · {num(d_model)} · {qty(bytes_per_element, 'B')}",
         batch_size * d_model * bytes_per_element,
         "B",
     )
@@ -88,7 +89,7 @@ def tensor_parallel_comm_time(
     return step(
         "Communication per step",
         "2 all-reduces · layers · all-reduce time",
-        f"2 · {num(n_layers)} · {one:.4g} s",
+        f"2 · {num(n_layers)} · {qty(one, 's')}",
         2 * n_layers * one,
         "s",
     )
@@ -105,7 +106,7 @@ def kv_bytes_per_chip(*, kv_cache_bytes: float, n_chips: int, n_kv_heads: int) -
     return step(
         "KV bytes per chip",
         "KV bytes / min(chips, KV heads)",
-        f"{num(kv_cache_bytes)} B / min({num(n_chips)}, {num(n_kv_heads)})",
+        f"{qty(kv_cache_bytes, 'B')} / min({num(n_chips)}, {num(n_kv_heads)})",
         kv_cache_bytes / shards,
         "B",
     )
@@ -141,7 +142,7 @@ def tensor_parallel_decode_step_time(
     weights_per_chip = step(
         "Weight bytes per chip",
         "P · bytes per param / chips",
-        f"{num(weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param))} B / {num(n_chips)}",
+        f"{qty(weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param), 'B')} / {num(n_chips)}",
         n_params * bytes_per_param / n_chips,
         "B",
     )
@@ -171,7 +172,7 @@ def tensor_parallel_decode_step_time(
     return step(
         "Tensor-parallel decode step time",
         "max(memory time, compute time) + communication",
-        f"max({t_memory:.4g} s, {t_compute:.4g} s) + {t_comm:.4g} s",
+        f"max({qty(t_memory, 's')}, {qty(t_compute, 's')}) + {qty(t_comm, 's')}",
         max(t_memory, t_compute) + t_comm,
         "s",
     )
@@ -187,7 +188,7 @@ def weight_bytes_per_chip(*, n_params: float, bytes_per_param: float, n_chips: i
     return step(
         "Weight bytes per chip",
         "weight bytes / chips",
-        f"{num(total)} B / {num(n_chips)}",
+        f"{qty(total, 'B')} / {num(n_chips)}",
         total / n_chips,
         "B",
     )
@@ -217,14 +218,14 @@ def tensor_parallel_kv_capacity_tokens(
     free = step(
         "Memory left for KV cache per chip",
         "memory − weight bytes per chip",
-        f"{num(memory_bytes)} B − {num(per_chip_weights)} B",
+        f"{qty(memory_bytes, 'B')} − {qty(per_chip_weights, 'B')}",
         max(0.0, memory_bytes - per_chip_weights),
         "B",
     )
     per_token = step(
         "KV bytes per token per chip",
         "KV bytes per token / min(chips, KV heads)",
-        f"{num(kv_bytes_per_token)} B / min({num(n_chips)}, {num(n_kv_heads)})",
+        f"{qty(kv_bytes_per_token, 'B')} / min({num(n_chips)}, {num(n_kv_heads)})",
         kv_bytes_per_token / min(n_chips, n_kv_heads),
         "B",
     )

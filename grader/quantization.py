@@ -9,7 +9,7 @@ bf16, ridge/4 in int4 (:func:`grader.inference.decode_critical_batch_size`).
 
 from __future__ import annotations
 
-from grader.derivation import num, step
+from grader.derivation import num, qty, step
 from grader.latency import time_per_output_token
 from grader.sizes import max_batch_size, weight_bytes
 
@@ -37,7 +37,7 @@ def max_batch_at_context(
     per_sequence = step(
         "KV bytes per sequence",
         "context · KV bytes per token",
-        f"{num(context_len)} · {num(kv_bytes_per_token)} B",
+        f"{num(context_len)} · {qty(kv_bytes_per_token, 'B')}",
         context_len * kv_bytes_per_token,
         "B",
     )
@@ -90,4 +90,6 @@ def quantization_decode_speedup(
         kv_bytes_per_token=quantized_kv_bytes_per_token,
         n_chips=n_chips,
     )
-    return step("Speed-up", "TPOT before / TPOT after", f"{before:.4g} s / {after:.4g} s", before / after, "")
+    return step(
+        "Speed-up", "TPOT before / TPOT after", f"{qty(before, 's')} / {qty(after, 's')}", before / after, ""
+    )

@@ -125,7 +125,7 @@ def elementwise_chain_bytes(
     return step(
         "Bytes moved (fused)" if fused else "Bytes moved (unfused)",
         "2 (read + write) · passes · elements · bytes",
-        f"2 · {num(passes)} · {num(n_elements)} · {num(bytes_per_element)} B",
+        f"2 · {num(passes)} · {num(n_elements)} · {qty(bytes_per_element, 'B')}",
         value,
         "B",
     )

@@ -5,8 +5,10 @@ stemmed with the Snowball English stemmer (``decoding`` ~ ``decode``, ``bytes`` 
 filler words dropped, so ``limited by the HBM`` and ``limited by HBM`` read alike. Numbers are read
 in the forms engineers write them (``1,365``, ``1.5e12``, ``3 × 10^12``, ``two``, ``13 billion``)
 and compared by value within 10 %. A word of six letters or more also matches a near spelling
-(``bandwith``), scored with rapidfuzz. ``/`` reads as ``per``, ``+`` as ``plus``, and hyphens split words, so
-``FLOP/B`` ~ ``flop per byte`` and ``memory-bound`` ~ ``memory bound``.
+(``bandwith``), scored with rapidfuzz. A word that starts with a letter keeps its digits (``fp16``,
+``int8``, ``A100`` are names, not numbers); one that starts with a digit splits (``2P`` ~ ``2 P``).
+``/`` reads as ``per``, ``+`` as ``plus``, and hyphens split words, so ``FLOP/B`` ~ ``flop per
+byte`` and ``memory-bound`` ~ ``memory bound``.
 
 A phrase matches consecutive words of one sentence, allowing one extra word between two of its
 words; it does not count when a negation (``not``, ``never``, ``isn't``...) comes in the three
@@ -83,7 +85,7 @@ _NUMBER = (
     r"(?:\s*(?:[x×*·]\s*10\s*\^\s*(?P<pow>[-+]?\d+)|[eE](?P<exp>[-+]?\d+)\b))?"
 )
 _TOKEN = re.compile(
-    _NUMBER + r"|(?P<word>[^\W\d_]+(?:['’][^\W\d_]+)?)|(?P<per>/)|(?P<pct>%)|(?P<plus>\+)", re.UNICODE
+    _NUMBER + r"|(?P<word>[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?)|(?P<per>/)|(?P<pct>%)|(?P<plus>\+)", re.UNICODE
 )
 _ISE = re.compile(r"is(e|es|ed|ing|ation|ations)$")
 

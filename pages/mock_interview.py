@@ -9,6 +9,7 @@ import streamlit as st
 
 from progress import Store, StoreError
 from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
+from progress.mock_scorecard import problem_title
 from progress.mock_selection import NoCandidatesError
 from progress.mock_session import (
     MockRunningError,
@@ -48,10 +49,19 @@ from ui.mock_view import (
     unavailable_debrief,
     unavailable_problem,
 )
+from ui.scenario_view import show_chain_summaries, show_step_context
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
 
-MIX_LABELS = {Mix.EVERY_ITEM: "Every checklist item", Mix.WEAKEST_FIRST: "Weakest items first"}
+INTERVIEW_NOTE = (
+    "Interview: every step of one scenario (two from 40 minutes), then this many single problems. "
+    "Each step builds on the one before, graded at the debrief with follow-through."
+)
+MIX_LABELS = {
+    Mix.EVERY_ITEM: "Every checklist item",
+    Mix.WEAKEST_FIRST: "Weakest items first",
+    Mix.INTERVIEW: "Interview: a scenario, then single problems",
+}
 LEVELS = {1: "1 warm-up", 2: "2", 3: "3 interview-hard"}
 
 open_inside_app("pages/mock_interview.py")
@@ -273,6 +283,8 @@ def _setup() -> None:
         format_func=MIX_LABELS.__getitem__,
         horizontal=True,
     )
+    if st.session_state.get(keys.MOCK_MIX) == Mix.INTERVIEW:
+        st.caption(INTERVIEW_NOTE)
     st.select_slider(
         "Difficulty",
         options=list(LEVELS),
@@ -318,6 +330,7 @@ def _running(session: MockSession) -> None:
     if isinstance(problem, ProblemUnavailableError):
         unavailable_problem(problem)
     else:
+        show_step_context(problem)
         st.markdown(problem.prompt)
         previous = stored[position].response if position in stored else ""
         answer_widget(
@@ -379,10 +392,13 @@ def _debrief(session: MockSession) -> None:
     st.subheader("By checklist item")
     st.dataframe(items_table(result, titles=titles), hide_index=True, width="stretch")
     st.subheader("Problem by problem")
+    show_chain_summaries(result.outcomes)
     for outcome in result.outcomes:
         show_outcome(
             outcome,
-            title=outcome.problem.title or titles.get(outcome.problem.checklist_item, ""),
+            title=problem_title(outcome.problem)
+            if outcome.problem.title
+            else titles.get(outcome.problem.checklist_item, ""),
             on_rate=partial(_rate, session),
         )
     st.download_button(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 #: The durations the setup offers, in minutes; any other positive length is a custom one.
 PRESET_MINUTES: tuple[int, ...] = (15, 30, 45)
@@ -21,11 +21,18 @@ class Mix(StrEnum):
     ``every-item``: one problem per checklist item in turn (items in random order), so a short
     mock still touches as many items as it has problems. ``weakest-first``: the same turn-taking,
     but items ordered from least to most ready, so the weakest come first and, when there are
-    fewer problems than items, only the weakest are asked.
+    fewer problems than items, only the weakest are asked. ``interview``: a scenario's chain of
+    steps (two scenarios from :data:`TWO_SCENARIOS_FROM_S` on), then single problems as in
+    ``every-item``, the way an interviewer follows one setup before moving on.
     """
 
     EVERY_ITEM = "every-item"
     WEAKEST_FIRST = "weakest-first"
+    INTERVIEW = "interview"
+
+
+#: From this duration (seconds) on, an ``interview`` mock asks two scenarios instead of one.
+TWO_SCENARIOS_FROM_S = 40 * 60.0
 
 
 class MockConfigDict(TypedDict):
@@ -107,18 +114,31 @@ class ProblemRefDict(TypedDict):
 
     template_id: str
     seed: int
+    step: NotRequired[int]
 
 
 @dataclass(frozen=True)
 class ProblemRef:
-    """One problem of a mock, by the template it comes from and the seed that draws its numbers."""
+    """One problem of a mock, by the template it comes from and the seed that draws its numbers.
+
+    ``step`` (1-based) is set for one step of a scenario; the scenario's id is the template id.
+    """
 
     template_id: str
     seed: int
+    step: int | None = None
 
     def to_dict(self) -> ProblemRefDict:
-        return ProblemRefDict(template_id=self.template_id, seed=self.seed)
+        data = ProblemRefDict(template_id=self.template_id, seed=self.seed)
+        if self.step is not None:
+            data["step"] = self.step
+        return data
 
     @staticmethod
     def from_dict(data: ProblemRefDict) -> ProblemRef:
-        return ProblemRef(template_id=str(data["template_id"]), seed=int(data["seed"]))
+        step = data.get("step")
+        return ProblemRef(
+            template_id=str(data["template_id"]),
+            seed=int(data["seed"]),
+            step=int(step) if step is not None else None,
+        )

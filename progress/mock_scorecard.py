@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from typing import Any
 
 from progress.mock_config import MockConfig
 from progress.mock_debrief import Debrief, Outcome, Result, exact_answer_text, response_text
@@ -41,7 +42,21 @@ def minutes_seconds(seconds: float) -> str:
 
 
 def result_word(outcome: Outcome) -> str:
+    """How the problem ended, in a word or two; a step right on the user's own earlier values says so."""
+    carried = getattr(outcome.verdict, "carried_from", ())
+    if outcome.result is Result.CORRECT and carried:
+        return "correct, carried forward from step " + ", ".join(str(step) for step in carried)
     return _RESULT_WORDS[outcome.result]
+
+
+def problem_title(problem: Any) -> str:
+    """A problem's title; a scenario step's names its scenario and its place in the chain."""
+    title = getattr(problem, "title", "") or problem.template_id
+    step = getattr(problem, "step", None)
+    if step is None:
+        return title
+    scenario = getattr(problem, "scenario_title", "") or problem.template_id
+    return f"{scenario}, step {step} of {getattr(problem, 'n_steps', step)}: {title}"
 
 
 def item_verdict(*, asked: int, correct: int) -> str:
@@ -103,7 +118,7 @@ def scorecard_markdown(
         "|---|---|---|---|---|---|---|",
     ]
     for o in debrief.outcomes:
-        title = getattr(o.problem, "title", "") or o.problem.template_id
+        title = problem_title(o.problem)
         lines.append(
             f"| {o.position + 1} | {cell(title)} | {cell(response_text(o.problem, o.response))} "
             f"| {cell(exact_of(o))} | {result_word(o)} | {cell(o.slip or '')} "
@@ -123,10 +138,12 @@ def scorecard_markdown(
 
 def _problem_section(outcome: Outcome, *, exact: str, derivation: str) -> list[str]:
     problem = outcome.problem
-    title = getattr(problem, "title", "") or problem.template_id
+    title = problem_title(problem)
+    setup = getattr(problem, "setup", "") if getattr(problem, "step", None) == 1 else ""
     lines = [
         f"### {outcome.position + 1}. {title}: {result_word(outcome)}",
         "",
+        *([setup.strip(), ""] if setup else []),
         problem.prompt.strip(),
         "",
         f"- **Your answer:** {cell(response_text(problem, outcome.response))}",

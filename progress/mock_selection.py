@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from progress.mock_config import Mix, MockConfig, ProblemRef
+from progress.mock_config import TWO_SCENARIOS_FROM_S, Mix, MockConfig, ProblemRef
 
 #: Seeds are drawn below this bound (they are stored in an SQLite INTEGER and shown to people).
 SEED_BOUND = 2**31
@@ -91,3 +91,40 @@ def select_problems(
                 rng.shuffle(pools[item])
             chosen.append(ProblemRef(template_id=pools[item].pop(), seed=rng.randrange(SEED_BOUND)))
     return chosen
+
+
+@dataclass(frozen=True)
+class ScenarioCandidate:
+    """A scenario a mock may ask: its id, how many steps it has and its difficulty (1..3)."""
+
+    template_id: str
+    n_steps: int
+    difficulty: int
+
+
+def select_interview(
+    scenarios: Sequence[ScenarioCandidate],
+    candidates: Sequence[Candidate],
+    *,
+    config: MockConfig,
+    rng: random.Random,
+    checklist_order: Sequence[str] = (),
+) -> list[ProblemRef]:
+    """An ``interview`` mock: every step of one scenario (two from 40 minutes), then single problems.
+
+    The scenarios are drawn among those in the difficulty range (any, when none is); each gets one
+    seed shared by its steps. ``config.n_problems`` single problems follow, chosen as for
+    ``every-item``. Raises :class:`NoCandidatesError` when the bank has no scenario.
+    """
+    if not scenarios:
+        raise NoCandidatesError("the question bank has no scenarios; choose another mix")
+    low, high = config.difficulty
+    fitting = [s for s in scenarios if low <= s.difficulty <= high] or list(scenarios)
+    wanted = 2 if config.duration_s >= TWO_SCENARIOS_FROM_S else 1
+    chosen = rng.sample(sorted(fitting, key=lambda s: s.template_id), k=min(wanted, len(fitting)))
+    refs: list[ProblemRef] = []
+    for scenario in chosen:
+        seed = rng.randrange(SEED_BOUND)
+        refs += [ProblemRef(scenario.template_id, seed, step=n) for n in range(1, scenario.n_steps + 1)]
+    singles = replace(config, mix=Mix.EVERY_ITEM)
+    return refs + select_problems(candidates, config=singles, rng=rng, checklist_order=checklist_order)

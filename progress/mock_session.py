@@ -41,7 +41,7 @@ from progress.mocks import (
     running_mock_in,
     save_mock_answer,
 )
-from progress.scheduling import rating_for_answer, rating_for_recall, review
+from progress.scheduling import rating_for_answer, rating_for_recall, rating_for_status, review
 from progress.store import Store, insert_attempts
 from progress.utc import as_utc
 
@@ -286,10 +286,22 @@ def _review_cards(
     now: datetime,
     enable_fuzzing: bool,
 ) -> None:
-    # Auto-graded answers rate Good or Again; a recall answer keeps the self-rating it was given.
+    # Auto-graded answers rate Good or Again; a recall answer keeps the self-rating it was given. A
+    # scenario's steps share one card (their template id), reviewed once: Good when every step was right.
+    steps: dict[str, list[Attempt]] = {}
+    for attempt in attempts:
+        steps.setdefault(attempt.template_id, []).append(attempt)
     for outcome, attempt in zip(outcomes, attempts, strict=True):
-        recall_rating = outcome.self_rating if is_recall(outcome.problem) else None
-        rating = rating_for_answer(status=attempt.status, self_rating=recall_rating)
+        chain = steps[attempt.template_id]
+        if len(chain) > 1:
+            if attempt is not chain[-1]:
+                continue
+            rating = rating_for_status(
+                Status.CORRECT if all(a.status is Status.CORRECT for a in chain) else Status.INCORRECT
+            )
+        else:
+            recall_rating = outcome.self_rating if is_recall(outcome.problem) else None
+            rating = rating_for_answer(status=attempt.status, self_rating=recall_rating)
         review(
             store,
             template_id=attempt.template_id,

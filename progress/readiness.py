@@ -17,6 +17,9 @@ half-life of 14 days, so an answer from two weeks ago counts half as much as tod
 180 days weigh under 0.02 % and are left out. The phantom answers mean a handful of right answers is not yet
 "ready", and that the same history moved back in time scores lower: its weights shrink beside the phantoms.
 Single answers longer than 600 s count as 600 s (a tab left open is not a slow answer).
+A recall answer given with a typed explanation scores the share of its key points made (as the user
+confirmed them, halved while a misconception stands), not its self-rating: for the items that ask to
+define, explain, justify or describe, accuracy is explanation quality over time.
 Retrievability and stability come from the stored FSRS cards, evaluated by ``fsrs`` at the injected ``now``.
 
 Status, in this order:
@@ -287,7 +290,7 @@ def _factors(evidence: ItemEvidence, sums: _Weighted, *, now: datetime, rule: Ru
             FactorName.ACCURACY,
             accuracy,
             _share_detail(sums.score, sums.answers, phantoms=rule.accuracy_phantom_misses, value=accuracy),
-            f"Practise it: about {more} more right {plural(more, 'answer')} lift accuracy to {aim:.0%}.",
+            f"Practise it: about {plural(more, 'more right answer')} would lift accuracy to {aim:.0%}.",
             rule=rule,
         ),
         _factor(
@@ -378,7 +381,7 @@ def assess_item(evidence: ItemEvidence, *, now: datetime, rule: Rule = DEFAULT_R
     else:
         status = ItemStatus.LEARNING if score < rule.learning_below_score else ItemStatus.SHAKY
     short = sorted((f for f in factors if f.advice), key=lambda f: -f.points_short)
-    steps = tuple(f.advice for f in short if f.advice)
+    steps = tuple(dict.fromkeys(f.advice for f in short if f.advice))  # one line per piece of advice
     if status is ItemStatus.NOT_STARTED:
         steps = ("Start it: answer its first problems in Practice.",)
     elif status is ItemStatus.READY:

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from grader.derivation import num
 from grader.units import format_quantity
 
 _TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
@@ -88,6 +87,14 @@ def render(text: str, value_of: Callable[[Placeholder], str]) -> str:
     return _TOKEN.sub(replace, text)
 
 
+def plain_number(value: float) -> str:
+    """A unitless number in a prompt: whole numbers in full (``4,000,000,000`` parameters reads as a
+    count, ``4 G parameters`` would not), others to 4 significant figures."""
+    if float(value).is_integer() and abs(value) < 1e18:
+        return f"{int(value):,}"
+    return f"{value:.4g}"
+
+
 def format_value(value: Any, unit: str | None) -> str:
     """How a parameter value appears in a prompt (see the module docstring); ``value`` is SI."""
     if unit is not None:
@@ -95,6 +102,6 @@ def format_value(value: Any, unit: str | None) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
-        return num(value)
+        return plain_number(value)
     name = getattr(value, "name", None)
     return str(name) if isinstance(name, str) else str(value)

@@ -54,6 +54,12 @@ def check_scenario(template: ScenarioTemplate, context: Context, report: Reporte
                 "a distinct snake_case id such as kv_per_token",
             )
         seen.add(step.id)
+        if "{" in step.title:
+            report(
+                ("steps", index, "title"),
+                "a step title is shown as written",
+                "a title without {placeholders}",
+            )
         step_report = _StepReporter(report.file, report.template_id, report.node, report.issues, index)
         checker = _StepChecker(step_view(template, index), step.params, context, step_report)
         checker.scope = dict(scope)

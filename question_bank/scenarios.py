@@ -159,6 +159,7 @@ def generate_scenario(
             StepProblem(
                 **fields,
                 step=index + 1,
+                scenario_title=scenario.title,
                 step_id=scenario.steps[index].id,
                 n_steps=len(scenario.steps),
                 setup=setup,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -18,6 +20,42 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclass(frozen=True)
+class FastClock:
+    """A clock that runs ``speed`` times faster than the wall clock from ``anchor`` (aware) on.
+
+    For browser tests only: a one-minute mock then runs out in a fraction of a minute of real
+    waiting, through the same code as a real one. Aware UTC, never steps back.
+    """
+
+    speed: float
+    anchor: datetime
+
+    def __call__(self) -> datetime:
+        return self.anchor + (datetime.now(UTC) - self.anchor) * self.speed
+
+
+@functools.cache
+def _server_start() -> datetime:
+    # One anchor for the whole server, so that every session (two tabs on one mock) agrees on the time.
+    return datetime.now(UTC)
+
+
+def clock_for(speed_text: str | None) -> Callable[[], datetime]:
+    """The session clock: the wall clock, or a :class:`FastClock` when ``speed_text`` is a number > 1.
+
+    ``speed_text`` is the ``DRILL_CLOCK_SPEED`` environment variable, a test-only setting read when a
+    session starts; anything else (unset, not a number, 1 or less) means the wall clock.
+    """
+    try:
+        speed = float(speed_text or "")
+    except ValueError:
+        return _utc_now
+    if not speed > 1 or speed == float("inf"):
+        return _utc_now
+    return FastClock(speed=speed, anchor=_server_start())
+
+
 def init_session() -> None:
     """Fill the context keys that a test or an earlier run has not set already."""
     if keys.DB_PATH not in st.session_state:
@@ -25,7 +63,7 @@ def init_session() -> None:
 
         st.session_state[keys.DB_PATH] = str(default_db_path())
     if keys.CLOCK not in st.session_state:
-        st.session_state[keys.CLOCK] = _utc_now
+        st.session_state[keys.CLOCK] = clock_for(os.environ.get("DRILL_CLOCK_SPEED"))
     if keys.RNG_SEED not in st.session_state:
         st.session_state[keys.RNG_SEED] = initial_seed(os.environ.get("DRILL_SEED"))
 

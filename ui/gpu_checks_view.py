@@ -74,18 +74,31 @@ def stopped_notice(report: RunReport) -> None:
     got = ", ".join(_PROBE_NAMES[n] for n in finished) or "nothing yet"
     st.warning(
         f"This {report.plan} run was stopped after {format_si(report.elapsed_s, 's')}. "
-        f"It finished: {got}. Not reached: {', '.join(_PROBE_NAMES.get(n, n) for n in missing) or 'none'}. "
+        f"It finished: {got}. Not finished: {', '.join(_PROBE_NAMES.get(n, n) for n in missing) or 'none'}. "
         "The figures below come from the probes that finished; start a new run for the rest.",
         icon=":material/stop_circle:",
     )
 
 
 def _figure(value: float | None, unit: str, doubts: tuple[Doubt, ...]) -> str:
+    """``value`` with its SI prefix, "⚠" when in doubt; a knee outside the sweep says so instead."""
     out_of_range = next((d for d in doubts if d.reason in _RANGE), None)
     if out_of_range is not None:
-        return out_of_range.reason.value
+        return f"{out_of_range.reason.value} ⚠"
     text = format_si(value, unit)
     return f"{text} ⚠" if doubts else text
+
+
+def _knee_metric(report: RunReport, doubts: tuple[Doubt, ...]) -> str:
+    """The decode knee for a narrow metric: outside the sweep, "< smallest" or "> largest" batch swept."""
+    decode = report.primary_decode
+    out_of_range = next((d for d in doubts if d.reason in _RANGE), None)
+    if decode is None or not decode.samples or out_of_range is None:
+        return _figure(decode.knee_measured if decode else None, "", doubts)
+    batches = [s.size for s in decode.samples]
+    if out_of_range.reason is Reason.BELOW_RANGE:
+        return f"< {min(batches)} ⚠"
+    return f"> {max(batches)} ⚠"
 
 
 def headline(report: RunReport, doubts: Doubts) -> None:
@@ -110,7 +123,8 @@ def headline(report: RunReport, doubts: Doubts) -> None:
         notes = [d.sentence() for d in found]
         if label.startswith("Decode") and decode and decode.knee_predicted:
             notes.append(f"Predicted {format_si(decode.knee_predicted, '')}.")
-        col.metric(label, _figure(value, unit, found), help=" ".join(notes) or None)
+        shown = _knee_metric(report, found) if label.startswith("Decode") else _figure(value, unit, found)
+        col.metric(label, shown, help=" ".join(notes) or None)
 
 
 def _practice_button(check_id: str, titles: Mapping[str, str]) -> None:
@@ -145,7 +159,7 @@ def comparisons(report: RunReport, doubts: Doubts) -> None:
         ratio = f"**{c.ratio:.2g}×**" if c.ratio is not None and not found else "ratio not trusted"
         if c.ratio is None:
             ratio = "no ratio"
-        mark = f" · ⚠ {', '.join(d.reason.value for d in found)}" if found else ""
+        mark = f" · ⚠ {', '.join(dict.fromkeys(d.reason.value for d in found))}" if found else ""
         lines.append(
             f"- **{c.label}**: predicted {format_si(c.predicted, c.unit)} · measured "
             f"{_figure(c.measured, c.unit, found)} · {ratio}{mark}  \n  *{c.basis}*"
@@ -160,16 +174,17 @@ def roofline(report: RunReport) -> None:
         return
     st.subheader("Roofline")
     spec = report.spec
-    st.altair_chart(
-        roofline_chart(
-            peak_flops=report.peak_flops,
-            mem_bandwidth=report.mem_bandwidth,
-            points=roofline_points(report),
-            spec_peak_flops=spec.peak_flops if spec else None,
-            spec_mem_bandwidth=spec.mem_bandwidth if spec else None,
-        ),
-        width="stretch",
+    chart = roofline_chart(
+        peak_flops=report.peak_flops,
+        mem_bandwidth=report.mem_bandwidth,
+        points=roofline_points(report),
+        spec_peak_flops=spec.peak_flops if spec else None,
+        spec_mem_bandwidth=spec.mem_bandwidth if spec else None,
     )
+    # Up to a dozen probe series: a legend beside the plot would leave it no room on a phone, so it
+    # goes below, in small type, and the chart is tall enough to keep the plot's height.
+    legend = {"orient": "bottom", "direction": "vertical", "columns": 1, "labelFontSize": 10}
+    st.altair_chart(chart.properties(height=480).configure_legend(**legend), width="stretch")
     st.caption(
         "Points marked “in cache” fit in the last-level cache and may sit above the memory roof: "
         "that roof is memory's bandwidth, not the cache's."

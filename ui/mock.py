@@ -1,32 +1,35 @@
 """The mock interview behind its page: the bank, the grader and the store joined up. No Streamlit here.
 
 ``progress.mock_session`` keeps the rules (deadline, refusals, settling) without knowing the bank or
-the grader; this module hands it generated problems and ``grader.grade``, so the page only reads
-widgets and renders. Time always comes in as an argument.
+the grader; this module hands it generated problems and a grader (``grader.grade``, with
+follow-through for scenario steps), so the page only reads widgets and renders. Time always
+comes in as an argument.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from grader import VerdictStatus, grade
+from grader.follow_through import chain_grader
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from progress import Store
 from progress.aggregates import load_snapshot
-from progress.mock_config import Mix, MockConfig
+from progress.mock_config import Mix, MockConfig, ProblemRef
 from progress.mock_debrief import Debrief, Outcome
-from progress.mock_selection import Candidate, select_problems
+from progress.mock_selection import Candidate, ScenarioCandidate, select_interview, select_problems
 from progress.mock_session import MockSession, Submission, answers, history, settle, start, submit
 from progress.mock_timer import elapsed_s
 from progress.readiness import assess, strengths
 from question_bank import Bank, GenerationError, load_checklist
 from question_bank.generation_checks import generate_checked
 from ui.derivation_table import derivation_markdown
+from ui.scenario_practice import scenario_for
 
 
 def candidates(bank: Bank) -> list[Candidate]:
@@ -54,13 +57,17 @@ def start_mock(store: Store, bank: Bank, *, config: MockConfig, seed: int, now: 
     Raises ``NoCandidatesError`` when no template fits the difficulty range and ``MockRunningError``
     while another mock is running.
     """
+    order = [item.id for item in load_checklist()]
+    if config.mix is Mix.INTERVIEW:
+        scenarios = [ScenarioCandidate(s.id, len(s.steps), s.difficulty) for s in bank.scenarios]
+        refs = select_interview(
+            scenarios, candidates(bank), config=config, rng=random.Random(seed), checklist_order=order
+        )
+        # The stored count is every position: the scenarios' steps and the single problems.
+        return start(store, config=replace(config, n_problems=len(refs)), problems=refs, now=now)
     strength = item_strengths(store, bank, now=now) if config.mix is Mix.WEAKEST_FIRST else None
     refs = select_problems(
-        candidates(bank),
-        config=config,
-        rng=random.Random(seed),
-        checklist_order=[item.id for item in load_checklist()],
-        strength=strength,
+        candidates(bank), config=config, rng=random.Random(seed), checklist_order=order, strength=strength
     )
     return start(store, config=config, problems=refs, now=now)
 
@@ -78,6 +85,8 @@ class ProblemUnavailableError(LookupError):
 def problem_at(bank: Bank, session: MockSession, position: int) -> Problem:
     """The mock's problem at ``position``, regenerated; :class:`ProblemUnavailableError` when it cannot be."""
     ref = session.problems[position]
+    if ref.step is not None:
+        return _step_at(bank, ref, position)
     try:
         template = bank.get(ref.template_id)
     except KeyError:
@@ -85,6 +94,15 @@ def problem_at(bank: Bank, session: MockSession, position: int) -> Problem:
     try:
         return generate_checked(template, ref.seed)
     except GenerationError as exc:
+        raise ProblemUnavailableError(position, ref.template_id, str(exc)) from exc
+
+
+def _step_at(bank: Bank, ref: ProblemRef, position: int) -> Problem:
+    try:
+        return scenario_for(bank, ref.template_id, ref.seed).step(int(ref.step or 1))
+    except KeyError:
+        raise ProblemUnavailableError(position, ref.template_id, "its scenario left the bank") from None
+    except (GenerationError, IndexError, ArithmeticError, ValueError) as exc:
         raise ProblemUnavailableError(position, ref.template_id, str(exc)) from exc
 
 
@@ -147,11 +165,12 @@ def settle_mock(
     """The finished mock's problems, its debrief and its scorecard (dates in ``zone``); stores the result
     once it is final."""
     problems = problems_of(bank, session)
+    responses = {position: answer.response for position, answer in answers(store, session.id).items()}
     result, scorecard = settle(
         store,
         session,
         problems,
-        grade=grade,
+        grade=chain_grader(problems, responses),
         now=now,
         item_titles=item_titles(),
         exact_text=exact_text,

@@ -17,6 +17,7 @@ from ui.context import now
 from ui.explanation_view import show_confirmed_checks, show_mock_checks
 from ui.mock import ProblemUnavailableError, exact_text
 from ui.render import show_derivation
+from ui.scenario_view import show_step_context
 
 _ICONS = {
     Result.CORRECT: ":material/check_circle:",
@@ -90,6 +91,7 @@ def show_outcome(
     problem = outcome.problem
     label = f"{outcome.position + 1}. {title}: {result_word(outcome)}"
     with st.expander(label, icon=_ICONS[outcome.result], expanded=not outcome.correct):
+        show_step_context(problem, setup=getattr(problem, "step", None) == 1)
         st.markdown(problem.prompt)
         yours, exact, spent = st.columns(3)
         yours.markdown(f"**Your answer**  \n{response_text(problem, outcome.response)}")

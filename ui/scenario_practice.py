@@ -9,6 +9,8 @@ one FSRS card is reviewed when its last step is answered: Good when every step w
 from __future__ import annotations
 
 import random
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,11 +18,20 @@ from typing import Any
 from fsrs import Rating
 
 from grader import VerdictStatus
-from grader.follow_through import ChainReport, ScenarioProblem, StepVerdict, earlier_value, grade_step
+from grader.follow_through import (
+    ChainReport,
+    ScenarioProblem,
+    StepProblem,
+    StepVerdict,
+    earlier_value,
+    grade_step,
+)
 from progress import Store
+from progress.mock_debrief import Outcome
 from progress.scheduling import review
 from question_bank import Bank
 from question_bank.scenarios import generate_scenario
+from question_bank.schema import ScenarioTemplate
 from ui.practice import practice_attempt
 
 #: The practice filter's value for "scenarios only" (beside None and the checklist ids).
@@ -73,9 +84,25 @@ class ScenarioRun:
         return self.current_step(scenario) is None
 
 
+#: Recent draws by (id of the scenario template, seed), each kept with its template so an id is
+#: never mistaken for another object's: a page reruns on every click and a mock shows every step.
+_DRAWS: OrderedDict[tuple[int, int], tuple[ScenarioTemplate, ScenarioProblem]] = OrderedDict()
+_DRAWS_KEPT = 32
+
+
 def scenario_for(bank: Bank, template_id: str, seed: int) -> ScenarioProblem:
-    """Regenerate the scenario on screen from its id and seed."""
-    return generate_scenario(bank.scenario(template_id), seed)
+    """The scenario ``template_id`` draws with ``seed`` (``KeyError`` when it left the bank)."""
+    template = bank.scenario(template_id)
+    key = (id(template), seed)
+    hit = _DRAWS.get(key)
+    if hit is not None and hit[0] is template:
+        _DRAWS.move_to_end(key)
+        return hit[1]
+    scenario = generate_scenario(template, seed)
+    _DRAWS[key] = (template, scenario)
+    while len(_DRAWS) > _DRAWS_KEPT:
+        _DRAWS.popitem(last=False)
+    return scenario
 
 
 def card_rating(report: ChainReport) -> Rating:
@@ -154,3 +181,13 @@ def run_state(data: Any, *, template_id: str, seed: int, now: datetime) -> Scena
     if isinstance(data, ScenarioRun) and (data.template_id, data.seed) == (template_id, seed):
         return data
     return ScenarioRun(template_id=template_id, seed=seed, step_started_at=now)
+
+
+def scenario_chains(outcomes: Sequence[Outcome]) -> dict[tuple[str, int], list[Outcome]]:
+    """A mock's outcomes of scenario steps, grouped by draw (scenario id, seed), each in step order."""
+    chains: dict[tuple[str, int], list[Outcome]] = {}
+    for outcome in outcomes:
+        problem = outcome.problem
+        if isinstance(problem, StepProblem):
+            chains.setdefault((problem.template_id, problem.seed), []).append(outcome)
+    return {key: sorted(chain, key=lambda o: o.problem.step) for key, chain in chains.items()}

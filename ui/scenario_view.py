@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from grader import VerdictStatus
-from grader.follow_through import ScenarioProblem, StepProblem, StepVerdict
+from grader import Verdict, VerdictStatus
+from grader.follow_through import ChainReport, ScenarioProblem, StepProblem, StepVerdict
 from grader.problem import Kind
 from progress import Store, StoreError
+from progress.mock_debrief import Outcome
 from ui import state_keys as keys
 from ui.context import now
 from ui.render import show_verdict
-from ui.scenario_practice import ScenarioRun, run_state, submit_step
+from ui.scenario_practice import ScenarioRun, run_state, scenario_chains, submit_step
 
 RATINGS = ("again", "hard", "good", "easy")
 
@@ -205,3 +206,30 @@ def _summary(
         width="stretch",
         shortcut="V",
     )
+
+
+def show_step_context(problem: object, *, setup: bool = True) -> None:
+    """Above a scenario step in a mock: which scenario and step it is, and the setup (nothing for atoms)."""
+    if not isinstance(problem, StepProblem):
+        return
+    st.caption(f"Scenario: {problem.scenario_title} · step {problem.step} of {problem.n_steps}")
+    if setup:
+        with st.container(border=True):
+            st.markdown(problem.setup)
+
+
+def show_chain_summaries(outcomes: Sequence[Outcome]) -> None:
+    """For each scenario of a mock, one line: how many steps were right and where the chain first broke."""
+    for (template_id, _), chain in scenario_chains(outcomes).items():
+        first = chain[0].problem
+        report = ChainReport(
+            tuple(
+                StepVerdict(o.problem.step, o.verdict)
+                if isinstance(o.verdict, Verdict)
+                else StepVerdict(o.problem.step, Verdict(VerdictStatus.INCORRECT))
+                for o in chain
+            )
+        )
+        right = sum(o.correct for o in chain)
+        name = first.scenario_title or template_id
+        st.markdown(f"**{name}**: {right} of {len(chain)} steps right. {report.feedback()}")

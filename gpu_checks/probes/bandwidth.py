@@ -24,10 +24,12 @@ from gpu_checks.results import BandwidthResult, Sample
 _WORD = 4  # float32
 #: A sample counts towards the plateau when its working set is at least this many LLCs.
 PLATEAU_LLC_MULTIPLE = 2.0
+#: STREAM's triad a = b + s·c as one torch call (also timed by benchmarks/bandwidth_vs_stream.py).
+TRIAD_STMT = "torch.add(b, c, alpha=3.0, out=a)"
 _KERNELS = (
     # (label, statement, words moved per element, FLOPs per element)
     ("copy", "a.copy_(b)", 2, 0),
-    ("triad", "torch.add(b, c, alpha=3.0, out=a)", 3, 2),
+    ("triad", TRIAD_STMT, 3, 2),
 )
 
 

@@ -19,13 +19,15 @@ from typing import Any
 from gpu_checks.probes.context import ProbeContext
 from gpu_checks.probes.sizes import bandwidth_target, triad_array_elements
 from gpu_checks.results import FusionResult, Sample
-from gpu_checks.timing import Timing, timing_from_times
+from gpu_checks.timing import ProbeStopped, Timing, timing_from_times
 from grader.estimator import elementwise_chain_bytes
 
 _WORD = 4  # float32
 _LOW, _HIGH = -0.5, 0.5
 _UNFUSED = "torch.clamp_min(x, -0.5, out=tmp); torch.clamp_max(tmp, 0.5, out=out)"
 _SINGLE_OP = "torch.clamp(x, -0.5, 0.5, out=out)"
+#: How often a wait for torch.compile looks at the stop flag (seconds).
+_STOP_POLL_S = 0.1
 
 
 def _chain(x: Any, out: Any) -> None:
@@ -33,12 +35,18 @@ def _chain(x: Any, out: Any) -> None:
 
 
 def compile_within(
-    *, x: Any, out: Any, timeout_s: float, compiler: Callable[[Any], Any] | None = None
+    *,
+    x: Any,
+    out: Any,
+    timeout_s: float,
+    compiler: Callable[[Any], Any] | None = None,
+    stop: threading.Event | None = None,
 ) -> tuple[Callable[[Any, Any], None] | None, float, str | None]:
     """Compile the chain and run it once on (x, out), giving up after ``timeout_s`` seconds.
 
     Returns (compiled function or None, seconds spent, reason it was not used or None). A compile
-    that outlives its box keeps running in a daemon thread; the caller falls back meanwhile.
+    that outlives its box keeps running in a daemon thread; the caller falls back meanwhile. A
+    ``stop`` request ends the wait at once (raising ``ProbeStopped``), however long the box.
     """
     import torch
 
@@ -56,7 +64,10 @@ def compile_within(
     started = time.monotonic()
     worker = threading.Thread(target=work, name="gpu-checks-compile", daemon=True)
     worker.start()
-    worker.join(timeout_s)
+    while worker.is_alive() and time.monotonic() - started < timeout_s:
+        worker.join(min(_STOP_POLL_S, max(0.0, timeout_s - (time.monotonic() - started))))
+        if stop is not None and stop.is_set():
+            raise ProbeStopped
     spent = time.monotonic() - started
     if worker.is_alive():
         return None, spent, f"torch.compile took longer than {timeout_s:g} s"
@@ -92,7 +103,7 @@ def run_fusion(ctx: ProbeContext, *, compiler: Callable[[Any], Any] | None = Non
     if ctx.plan.fusion_use_compile:
         ctx.step(0.0, "fusion: torch.compile")
         fn, compile_s, reason = compile_within(
-            x=x, out=out, timeout_s=ctx.plan.compile_timeout_s, compiler=compiler
+            x=x, out=out, timeout_s=ctx.plan.compile_timeout_s, compiler=compiler, stop=ctx.stop
         )
         if fn is None:
             notes.append(f"{reason}; fused with torch.clamp instead")

@@ -208,3 +208,16 @@ def test_an_exhausted_budget_still_measures_one_size(info: DeviceInfo, arena: Ar
     result = run_bandwidth(context(info, arena, budget_s=0.0))
     assert result.truncated
     assert {s.size for s in result.samples} == {min(s.size for s in result.samples)}
+
+
+def test_a_stop_request_ends_the_wait_for_a_slow_compile(info: DeviceInfo, arena: Arena) -> None:
+    stop = threading.Event()
+
+    def slow(fn: Any) -> Any:
+        stop.set()  # the user presses Stop while torch.compile is still busy
+        time.sleep(5.0)
+        return fn
+
+    plan = replace(SMOKE, fusion_use_compile=True, compile_timeout_s=600.0)
+    with pytest.raises(ProbeStopped):
+        run_fusion(context(info, arena, plan=plan, stop=stop), compiler=slow)

@@ -90,6 +90,7 @@ def test_phrase_matches_other_ways_of_saying_it(text: str, phrase: str) -> None:
         ("about 240 sequences", "200"),  # 20 % off is another number
         ("memory. Bound to happen", "memory bound"),  # across sentences
         ("fusion is, in the end, usually free", "fusion is free"),  # too far apart
+        ("weights in fp16 on an A100", "16"),  # a name with digits is not a number
     ],
 )
 def test_phrase_does_not_match_negations_or_other_things(text: str, phrase: str) -> None:

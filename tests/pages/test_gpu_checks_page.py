@@ -213,7 +213,7 @@ def test_a_stopped_run_says_what_it_got_through(tmp_path: Path) -> None:
     notice = " ".join(w.value for w in at.warning)
     assert "was stopped after 4.2 s" in notice
     assert "It finished: memory bandwidth, matmul roofline" in notice
-    assert "Not reached: overhead floor, decode batch sweep, fusion" in notice
+    assert "Not finished: overhead floor, decode batch sweep, fusion" in notice
     assert at.metric[4].value == "10 GB/s"  # what it did measure is still shown
 
 
@@ -222,7 +222,7 @@ def test_a_knee_below_the_swept_range_is_not_shown_as_a_number(tmp_path: Path) -
     at.button(key=keys.GPU_QUICK).click().run()
     assert not at.exception
     knee = next(m for m in at.metric if m.label == "Decode knee (batch)")
-    assert knee.value == "knee below the swept range"
+    assert knee.value == "< 1 ⚠"  # below the smallest batch swept
     warnings = " ".join(w.value for w in at.warning)
     assert "Knee below the swept range" in warnings
     assert "rerun on an idle machine" in warnings.lower()
@@ -238,7 +238,7 @@ def test_a_noisy_figure_is_marked_unreliable_with_its_reason(tmp_path: Path) -> 
     warnings = " ".join(w.value for w in at.warning)
     assert "Too noisy" in warnings and "spread by more than 10%" in warnings
     text = " ".join(block.value for block in at.markdown)
-    assert "This device moves 10 GB/s (unreliable)" in text
+    assert "This device moves 10 GB/s ⚠." in text
 
 
 def test_a_run_started_in_another_tab_can_be_stopped_here(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from scenario_kit import exact_response
 from streamlit.testing.v1 import AppTest
 
 from grader.follow_through import ScenarioProblem, StepProblem, carried_problem
@@ -29,8 +30,11 @@ def bank() -> Bank:
 
 
 def _scenario(bank: Bank, *, with_recall: bool = False) -> ScenarioProblem:
+    """A scenario whose step 1 feeds later steps (or, ``with_recall``, one with a recall step)."""
     template = next(
-        s for s in bank.scenarios if not with_recall or any(step.kind == "recall" for step in s.steps)
+        s
+        for s in bank.scenarios
+        if (any(step.kind == "recall" for step in s.steps) if with_recall else s.id == "scenario-tp-serving")
     )
     return generate_scenario(template, SEED)
 
@@ -59,15 +63,6 @@ def _answer(at: AppTest, step: StepProblem, response: str) -> None:
     assert not at.exception
 
 
-def _exact(step: StepProblem) -> str:
-    if step.kind is Kind.NUMERIC:
-        assert step.answer is not None
-        return format_quantity(step.answer, step.unit, sig_figs=8)
-    if step.kind is Kind.CHOICE:
-        return str([c.correct for c in step.choices].index(True))
-    return "good"
-
-
 def _next_step(at: AppTest) -> None:
     at.button(key=keys.PRACTICE_STEP_NEXT).click().run()
     assert not at.exception
@@ -87,7 +82,7 @@ def test_every_step_right_rates_the_card_good(tmp_path: Path, bank: Bank) -> Non
     scenario = _scenario(bank)
     at = _page(tmp_path / "p.db", scenario)
     for step in scenario.steps:
-        _answer(at, step, _exact(step))
+        _answer(at, step, exact_response(step))
         assert at.success, f"step {step.step} right shows a success message"
         if step.step < len(scenario.steps):
             _next_step(at)
@@ -116,7 +111,7 @@ def test_a_wrong_step_then_a_carried_value_is_credited(tmp_path: Path, bank: Ban
     assert at.error, "a wrong step shows an error"
     for step in scenario.steps[1 : later.step - 1]:
         _next_step(at)
-        _answer(at, step, _exact(step))
+        _answer(at, step, exact_response(step))
     _next_step(at)
     carried, used = carried_problem(later, {1: wrong})
     assert used == (1,) and carried.answer is not None
@@ -135,3 +130,20 @@ def test_an_unreadable_answer_is_not_stored(tmp_path: Path, bank: Bank) -> None:
     _answer(at, scenario.steps[0], "lots")
     assert at.warning, "an unreadable answer says what to type"
     assert not Store(tmp_path / "p.db").attempts()
+
+
+def test_a_recall_step_is_revealed_then_rated(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank, with_recall=True)
+    recall = next(s for s in scenario.steps if s.kind is Kind.RECALL)
+    at = _page(tmp_path / "p.db", scenario)
+    for step in scenario.steps[: recall.step - 1]:
+        _answer(at, step, exact_response(step))
+        _next_step(at)
+    assert not [m for m in at.markdown if recall.key_points[0] in m.value], "key points wait for the reveal"
+    at.button(key=keys.PRACTICE_STEP_REVEAL).click().run()
+    assert [m for m in at.markdown if recall.key_points[0] in m.value], "the reveal shows the key points"
+    at.button(key=keys.PRACTICE_STEP_RATE_PREFIX + "again").click().run()
+    assert not at.exception
+    stored = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}
+    assert (stored[recall.step].response, stored[recall.step].status) == ("again", "incorrect")
+    assert stored[recall.step].checklist_item == recall.checklist_item

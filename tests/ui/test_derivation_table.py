@@ -9,6 +9,7 @@ import pytest
 from grader import estimator as est
 from grader.derivation import qty, recording
 from question_bank import generate, load_bank
+from question_bank.rendering import format_value
 from ui.derivation_table import derivation_markdown
 
 # A run of seven or more digits (thousands separators allowed) or scientific notation: unreadable at a glance.
@@ -65,3 +66,7 @@ def test_no_derivation_of_the_bank_shows_a_long_or_scientific_number() -> None:
                 count = result.endswith("tokens") or result.replace(",", "").isdigit()
                 # a count (tokens, a batch size) stays exact, like the answer it is
                 assert count or not _LONG_NUMBER.search(result), (template.id, seed, row)
+
+
+def test_a_prompt_still_states_its_numbers_exactly() -> None:
+    assert format_value(174_600_000_000, None) == "174,600,000,000"
