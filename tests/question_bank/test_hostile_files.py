@@ -9,27 +9,13 @@ from pathlib import Path
 
 import pytest
 from bank_kit import CATALOG
+from test_loading import ONE_TEMPLATE as BASE_TEMPLATE
 
 from question_bank import BankError, BankIssue, load_bank
 from question_bank.yaml_source import MAX_EXPANDED_NODES, MAX_FILE_BYTES, read_yaml
 
-ONE_TEMPLATE = """templates:
-  - id: {id}
-    checklist: two-p-flops
-    kind: recall
-    difficulty: 1
-    title: Why 2P
-    prompt: {prompt}
-    key_points:
-      - {{point: one multiply-add per weight, concepts: [[multiply-add]]}}
-      - {{point: two FLOPs each, concepts: [[2 flops]]}}
-      - {{point: attention ignored, concepts: [[attention]]}}
-    misconceptions:
-      - {{name: one FLOP per multiply-add, correction: two, concepts: [[one flop per multiply-add]]}}
-      - {{name: 2P counts attention, correction: it does not, concepts: [[2p counts attention]]}}
-    model_answer: Every weight does one multiply-add per token.
-    references: [kipply]
-"""
+# A valid recall template, with its prompt replaced by ``{prompt}``.
+ONE_TEMPLATE = BASE_TEMPLATE.replace("prompt: Why is it 2P FLOPs per token?", "prompt: {prompt}")
 
 
 def _issues(*paths: Path) -> list[BankIssue]:
