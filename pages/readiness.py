@@ -87,9 +87,13 @@ def _factor_table(item: ItemReadiness) -> pd.DataFrame:
             "value": [f"{f.value:.0%}" for f in item.factors],
             "weight": [f"{f.weight:.0%}" for f in item.factors],
             "points": [round(f.points, 1) for f in item.factors],
-            "detail": [f.detail for f in item.factors],
         }
     )
+
+
+def _factor_details(item: ItemReadiness) -> str:
+    """How each factor's number comes out, one line each: a table cell would cut these sentences off."""
+    return "\n".join(f"- **{f.name.value} {f.value:.0%}**: {f.detail}" for f in item.factors)
 
 
 open_inside_app("pages/readiness.py")
@@ -105,6 +109,7 @@ try:
         store,
         template_ids_by_item={item.id: [t.id for t in bank.by_checklist(item.id)] for item in checklist},
         now=moment,
+        cache=cached.snapshot_cache(),
     )
 except StoreError as exc:
     show_store_error(exc, key=keys.READY_START_AFRESH)
@@ -149,6 +154,9 @@ for entry, item in zip(checklist, overall.items, strict=True):
         score_col.metric("Score", f"{item.score:.0f}")
         with st.expander("Why: factors and next steps"):
             st.dataframe(_factor_table(item), hide_index=True)
+            st.markdown(_factor_details(item))
+            if item.next_steps:
+                st.markdown("**Next steps**")
             for step in item.next_steps:
                 st.markdown(f"- {step}")
             if item.unmet and item.status is not ItemStatus.NOT_STARTED:

@@ -290,7 +290,7 @@ def _factors(evidence: ItemEvidence, sums: _Weighted, *, now: datetime, rule: Ru
             FactorName.ACCURACY,
             accuracy,
             _share_detail(sums.score, sums.answers, phantoms=rule.accuracy_phantom_misses, value=accuracy),
-            f"Practise it: about {more} more right {plural(more, 'answer')} lift accuracy to {aim:.0%}.",
+            f"Practise it: about {plural(more, 'more right answer')} would lift accuracy to {aim:.0%}.",
             rule=rule,
         ),
         _factor(
@@ -381,7 +381,7 @@ def assess_item(evidence: ItemEvidence, *, now: datetime, rule: Rule = DEFAULT_R
     else:
         status = ItemStatus.LEARNING if score < rule.learning_below_score else ItemStatus.SHAKY
     short = sorted((f for f in factors if f.advice), key=lambda f: -f.points_short)
-    steps = tuple(f.advice for f in short if f.advice)
+    steps = tuple(dict.fromkeys(f.advice for f in short if f.advice))  # one line per piece of advice
     if status is ItemStatus.NOT_STARTED:
         steps = ("Start it: answer its first problems in Practice.",)
     elif status is ItemStatus.READY:

@@ -86,3 +86,5 @@ def test_advice_aims_where_the_rule_does_and_fits_an_item_with_no_cards() -> Non
     assert stability.detail == "no scheduled cards yet"
     assert "fall due" not in (stability.advice or "")
     assert all("(s)" not in step for step in item.next_steps)
+    assert len(set(item.next_steps)) == len(item.next_steps)  # no piece of advice twice
+    assert re.search(r"about \d+ more right answers? would lift accuracy to 75%", accuracy_advice)
