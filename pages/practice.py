@@ -27,7 +27,7 @@ from ui.practice import Current, Tally, extra_template_id, problem_for, queue_or
 from ui.practice_address import EXTRA_PARAM, checklist_of, from_query, to_query, variant_template_id
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.render import show_verdict
-from ui.roofline_view import show_problem_roofline
+from ui.roofline_view import show_problem_roofline, warm_up_chart_renderer
 from ui.scenario_practice import SCENARIOS, extra_scenario_id, queue_scope, scenario_for
 from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
@@ -40,6 +40,7 @@ RATING_KEYS = ("1", "2", "3", "4")
 
 open_inside_app("pages/practice.py")
 st.title("Practice")
+warm_up_chart_renderer()
 
 bank = cached.bank_or_stop()
 store = cached.store()
@@ -259,7 +260,7 @@ elif problem.kind is Kind.RECALL and verdict is None:
         st.button(
             "Show the model answer",
             key=keys.PRACTICE_REVEAL,
-            type="primary",
+            type="secondary",
             on_click=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
             shortcut="S",
         )
