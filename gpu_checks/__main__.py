@@ -15,8 +15,10 @@ from typing import Any
 
 from gpu_checks.device import check_threads
 from gpu_checks.errors import GpuChecksError
+from gpu_checks.findings import findings
 from gpu_checks.history import append_report, history_path_for
 from gpu_checks.plan import get_plan, parse_bytes, with_buffer_bytes
+from gpu_checks.record import to_plain
 from gpu_checks.report import RunReport
 from gpu_checks.runner import Progress, Runner
 from gpu_checks.table import comparison_rows, format_si
@@ -49,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     plan = parser.add_mutually_exclusive_group()
     plan.add_argument(
-        "--quick", dest="plan", action="store_const", const="quick", help="20-45 s on two CPU cores (default)"
+        "--quick", dest="plan", action="store_const", const="quick", help="20-50 s on two CPU cores (default)"
     )
     plan.add_argument("--full", dest="plan", action="store_const", const="full", help="a few minutes")
     plan.add_argument("--smoke", dest="plan", action="store_const", const="smoke", help="tiny sizes, seconds")
@@ -71,8 +73,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def payload(report: RunReport) -> dict[str, Any]:
-    """The JSON output: the summary keys, the comparisons and the full report."""
-    return {**report.summary(), "comparisons": comparison_rows(report), "report": report.to_dict()}
+    """The JSON output: the summary keys, the findings, the comparisons and the full report."""
+    return {
+        **report.summary(),
+        "findings": [
+            {"checklist_item": f.check_id, "text": f.text, "doubts": [to_plain(d) for d in f.doubts]}
+            for f in findings(report)
+        ],
+        "comparisons": comparison_rows(report),
+        "report": report.to_dict(),
+    }
 
 
 def _print_text(report: RunReport) -> None:
@@ -93,6 +103,11 @@ def _print_text(report: RunReport) -> None:
             f"  [{row['checklist_item']}] {row['quantity']}: predicted {row['predicted_text']}, "
             f"measured {row['measured_text']}, ratio {ratio}"
         )
+    print("what this run answers:")
+    for finding in findings(report):
+        print(f"  [{finding.check_id}] {finding.text}")
+        for doubt in finding.doubts:
+            print(f"    not reliable. {doubt.sentence()}")
     for probe, error in report.errors.items():
         print(f"error in {probe}: {error}", file=sys.stderr)
 

@@ -42,9 +42,10 @@ class _Writer:
         self._doubts = doubts
         self.used: list[str] = []
 
-    def fig(self, value: float | None, unit: str, *keys: str) -> str:
+    def fig(self, value: float | None, unit: str, *keys: str, after: str = "") -> str:
+        """``value`` with its SI prefix and ``after`` ("×"), then "⚠" when a figure of ``keys`` is doubted."""
         self.used += keys
-        text = format_si(value, unit)
+        text = format_si(value, unit) + after
         return f"{text} ⚠" if doubts_of(self._doubts, keys) else text
 
     def doubts(self, *keys: str) -> tuple[Doubt, ...]:
@@ -172,7 +173,7 @@ def _fusion(report: RunReport, w: _Writer) -> list[Finding]:
         return []
     text = (
         f"Two element-wise ops fused (with {fusion.fused_with}) took "
-        f"{w.fig(fusion.time_ratio, '', 'fusion')}× "
+        f"{w.fig(fusion.time_ratio, '', 'fusion', after='×')} "
         f"the time of running them one after the other; the bytes they move predict "
         f"{format_si(fusion.bytes_ratio, '')}×. Fusing saves the trip through memory, and that trip "
         "is the cost."

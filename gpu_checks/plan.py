@@ -94,7 +94,7 @@ SMOKE = Plan(
     fusion_rounds=2,
 )
 
-#: 20-45 s on two CPU cores (each probe's 6 s budget, overshot by the sample in progress when the
+#: 20-50 s on two CPU cores (each probe's 6 s budget, overshot by the sample in progress when the
 #: machine is busy): coarse sweeps, the decode weight capped at 512 MiB.
 QUICK = Plan(
     name="quick",

@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from gpu_checks.report import RunReport
 from gpu_checks.results import DecodeResult, Sample
+from gpu_checks.table import format_si
 from gpu_checks.timing import NOISE_THRESHOLD
 
 _IDLE = "rerun on an idle machine (close other programs; on a shared machine, when it is quiet)"
@@ -76,7 +77,7 @@ def _bandwidth(report: RunReport) -> tuple[Doubt, ...]:
     if not result.beyond_cache:
         doubts.append(
             _cache(
-                f"no array reached twice the {result.llc_bytes / 2**20:.3g} MiB last-level cache, so the "
+                f"no array reached twice the {format_si(result.llc_bytes, 'B')} last-level cache, so the "
                 "figure includes cache hits and overstates memory bandwidth",
                 bigger="larger arrays",
             )
@@ -120,7 +121,7 @@ def _decode(decode: DecodeResult) -> tuple[tuple[Doubt, ...], tuple[Doubt, ...]]
     if not decode.beyond_cache:
         timings.append(
             _cache(
-                f"the {decode.weight_bytes / 2**20:,.0f} MiB of weights fit in a few last-level caches, so "
+                f"the {format_si(decode.weight_bytes, 'B')} of weights fit in a few last-level caches, so "
                 "the flat part may be read partly from the cache",
                 bigger="larger weights",
             )

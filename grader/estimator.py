@@ -29,6 +29,7 @@ from grader.attention import (
     attention_hbm_bytes,
     attention_scores_bytes,
 )
+from grader.conventions import binary_capacity_bytes, params_read_per_decode_step
 from grader.inference import (
     attention_flops_per_token,
     attention_parity_context,
@@ -123,6 +124,7 @@ __all__ = [
     "attention_hbm_bytes",
     "attention_parity_context",
     "attention_scores_bytes",
+    "binary_capacity_bytes",
     "compute_time",
     "contiguous_kv_requests_fit",
     "contiguous_kv_reserved_bytes",
@@ -156,6 +158,7 @@ __all__ = [
     "paged_kv_requests_fit",
     "paged_kv_reserved_bytes",
     "paged_kv_waste_fraction",
+    "params_read_per_decode_step",
     "prefill_arithmetic_intensity",
     "prefill_time",
     "quantization_decode_speedup",
@@ -244,5 +247,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         paged_kv_extra_requests,
         max_batch_at_context,
         quantization_decode_speedup,
+        # Conventions a question accepts beside its own (see grader.conventions).
+        params_read_per_decode_step,
+        binary_capacity_bytes,
     )
 }

@@ -18,8 +18,9 @@ from grader.diagnosis import band, diagnose, within
 from grader.errors import GradingError, WrongDimensionError
 from grader.hints import answer_hint
 from grader.parsing import parse_quantity
-from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind
+from grader.problem import AcceptedValue, Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind
 from grader.tidying import MAX_CHARS, too_long
+from grader.two_part import grade_two_part
 from grader.units import format_display, format_number, format_quantity, round_sig, to_display
 from grader.verdict import Verdict, VerdictStatus
 
@@ -67,6 +68,7 @@ def _grade_quantity(
     tolerance: Tolerance,
     slips: tuple[SlipValue, ...],
     derivation: tuple[Step, ...],
+    accepted: tuple[AcceptedValue, ...] = (),
 ) -> Verdict:
     try:
         parsed = parse_quantity(response, unit=unit)
@@ -94,10 +96,18 @@ def _grade_quantity(
         read_as = f"{echo} = {yours}; t" if shown and not same else "T"
         message = f"**Correct.** {read_as}he exact answer is **{format_display(exact, unit)}**."
         return Verdict(status=VerdictStatus.CORRECT, score=1.0, message=message, **common)
+    other = _accepted_match(parsed.value_si, accepted, tolerance=tolerance, unit=unit)
+    if other is not None:
+        read_as = f"{echo} = {yours}. " if shown and not same else ""
+        message = f"**Correct.** {read_as}{other.note}"
+        return Verdict(
+            status=VerdictStatus.CORRECT, score=1.0, message=message, accepted_as=other.name, **common
+        )
     answered = f"You answered {echo} = {yours}" if shown and not same else f"You answered {yours}"
+    also = ", or " + ", ".join(format_quantity(a.value, unit) for a in accepted) if accepted else ""
     summary = (
         f"{answered}; the exact answer is **{format_display(exact, unit)}** "
-        f"(accepted: {format_number(low)} to {format_display(high, unit)})."
+        f"(accepted: {format_number(low)} to {format_display(high, unit)}{also})."
     )
     bare = None if shown else echo.strip("`")
     slip = diagnose(
@@ -117,6 +127,17 @@ def _grade_quantity(
         message=f"**Not quite.** {summary}",
         **common,
     )
+
+
+def _accepted_match(
+    value_si: float, accepted: tuple[AcceptedValue, ...], *, tolerance: Tolerance, unit: str
+) -> AcceptedValue | None:
+    """The first other accepted answer ``value_si`` matches: the number itself, or inside its band."""
+    for other in accepted:
+        bounds = (other.value, other.value) if other.exactly else band(other.value, tolerance, unit)
+        if within(value_si, bounds):
+            return other
+    return None
 
 
 def _chosen_index(choices: tuple[Choice, ...], response: str) -> int | None:
@@ -174,14 +195,23 @@ def _grade(problem: Problem, response: str) -> Verdict:
         return _unparsable(
             "This question has no numeric answer to compare with.", derivation=problem.derivation
         )
-    return _grade_quantity(
-        response,
-        answer_si=answer,
-        unit=problem.unit,
-        tolerance=problem.tolerance,
-        slips=problem.slips,
-        derivation=problem.derivation,
-    )
+
+    def grade_figure(text: str) -> Verdict:
+        return _grade_quantity(
+            text,
+            answer_si=answer,
+            unit=problem.unit,
+            tolerance=problem.tolerance,
+            slips=problem.slips,
+            derivation=problem.derivation,
+            accepted=problem.accepted,
+        )
+
+    if problem.choice_part is not None:
+        return grade_two_part(
+            response, part=problem.choice_part, unit=problem.unit, grade_figure=grade_figure, echo=_echo
+        )
+    return grade_figure(response)
 
 
 def grade(problem: Problem, response: str) -> Verdict:

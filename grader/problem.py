@@ -60,14 +60,60 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class AcceptedValue:
+    """Another answer accepted beside the exact one, with the note that says where it comes from.
+
+    A defensible convention (a decode step gathers one row of the embedding table; an "80 GB" GPU
+    holds 80 GiB) or another rounding of a whole-unit answer (the nearest integer, the unrounded
+    quotient). ``value`` is SI; ``exactly``: only this very number counts (a whole number), else
+    the problem's tolerance applies around it.
+    """
+
+    name: str
+    value: float
+    note: str
+    exactly: bool = False
+
+
+class ToleranceClass(StrEnum):
+    """How strictly a numeric answer is graded, as the question states it.
+
+    ``exact``: exact arithmetic, a tight relative band. ``rough``: an estimate, ±10 % or more (or a
+    factor). ``whole``: a count of whole things: the floor is strict, and the nearest integer and
+    the unrounded quotient are accepted too.
+    """
+
+    EXACT = "exact"
+    ROUGH = "rough"
+    WHOLE = "whole"
+
+
+@dataclass(frozen=True)
+class ChoicePart:
+    """The second part of a two-part answer: a verdict named among ``options`` (``bandwidth-bound``).
+
+    ``asks`` names it for messages (``regime``); ``correct`` indexes the right ``options`` (two
+    when the draw is a near tie); ``why`` says how the right one is found.
+    """
+
+    asks: str
+    options: tuple[str, ...]
+    correct: tuple[int, ...]
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class Problem:
     """One concrete question.
 
     ``answer`` is in SI base units (bytes, seconds, FLOP, FLOP/s, bytes/s, FLOP/B, tokens or a
     pure number) and ``unit`` is the display unit a bare number is read in (``GB``, ``ms``...).
-    Choice and recall problems have ``answer`` None. A recall problem's ``key_point_rubrics`` (aligned
-    with ``key_points``) and ``misconceptions`` let :func:`grader.check_explanation` read a typed
-    explanation; ``model_answer`` is the answer alone, without the template's extra explanation.
+    Choice and recall problems have ``answer`` None. A numeric problem's ``tolerance_class`` is
+    stated in its prompt; ``accepted`` lists other answers a defensible convention or rounding gives;
+    ``choice_part`` is a verdict asked beside the figure (both typed in one answer). A recall
+    problem's ``key_point_rubrics`` (aligned with ``key_points``) and ``misconceptions`` let
+    :func:`grader.check_explanation` read a typed explanation; ``model_answer`` is the answer alone,
+    without the template's extra explanation.
     """
 
     template_id: str
@@ -92,3 +138,6 @@ class Problem:
     key_point_rubrics: tuple[Rubric, ...] = ()
     misconceptions: tuple[Misconception, ...] = ()
     model_answer: str = ""
+    tolerance_class: ToleranceClass = ToleranceClass.EXACT
+    accepted: tuple[AcceptedValue, ...] = ()
+    choice_part: ChoicePart | None = None

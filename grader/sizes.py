@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from grader.derivation import num, qty, step
+from grader.units import format_number
 
 #: Bytes per element of the number formats the drills use.
 DTYPE_BYTES: dict[str, float] = {
@@ -232,12 +233,18 @@ def _whole_units_beside_weights(
         max(0.0, memory_bytes - weight_bytes),
         "B",
     )
-    return step(
-        label,
-        f"⌊free bytes / KV bytes per {per}⌋",
-        f"⌊{qty(free, 'B')} / {qty(bytes_per_unit, 'B')}⌋",
-        math.floor(free / bytes_per_unit),
+    # The unrounded quotient is a step of its own: the last step but one of a whole-unit answer is
+    # what a template's ``whole: true`` accepts beside the floor.
+    unrounded = step(
+        f"{label}, unrounded",
+        f"free bytes / KV bytes per {per}",
+        f"{qty(free, 'B')} / {qty(bytes_per_unit, 'B')}",
+        free / bytes_per_unit,
         unit,
+    )
+    shown = format_number(unrounded) if unrounded < 1e4 else qty(unrounded, "")
+    return step(
+        label, "⌊unrounded⌋ (only whole ones fit)", f"⌊{shown}⌋", math.floor(unrounded), unit
     )
 
 

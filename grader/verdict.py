@@ -33,6 +33,15 @@ class VerdictDict(TypedDict):
 
 
 @dataclass(frozen=True)
+class PartResult:
+    """One part of a two-part answer: its name (``time``, ``regime``), whether it was right, what to say."""
+
+    name: str
+    correct: bool
+    message: str
+
+
+@dataclass(frozen=True)
 class Verdict:
     """How a response was graded.
 
@@ -42,6 +51,9 @@ class Verdict:
     names the slip that matches a wrong numeric answer (a declared slip's name, or a generic
     one such as ``bits-for-bytes``) and ``diagnosis_text`` explains it. ``message`` is the
     Markdown to show: the outcome, the exact answer and range, the slip, or what to type.
+    ``accepted_as`` names the convention or rounding an answer matched when it is not the exact
+    one (see :class:`grader.problem.AcceptedValue`). ``parts`` holds each part's own result for a
+    two-part answer (the figure, then the verdict); the score is the share of parts right.
     """
 
     status: VerdictStatus
@@ -54,6 +66,8 @@ class Verdict:
     diagnosis_text: str = ""
     derivation: tuple[Step, ...] = ()
     message: str = ""
+    accepted_as: str = ""
+    parts: tuple[PartResult, ...] = ()
 
     @property
     def is_attempt(self) -> bool:

@@ -109,6 +109,7 @@ try:
         store,
         template_ids_by_item={item.id: [t.id for t in bank.by_checklist(item.id)] for item in checklist},
         now=moment,
+        cache=cached.snapshot_cache(),
     )
 except StoreError as exc:
     show_store_error(exc, key=keys.READY_START_AFRESH)

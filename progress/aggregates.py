@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -158,28 +159,88 @@ def daily_accuracy(totals: Iterable[DayTotal]) -> list[DailyAccuracy]:
     return [DailyAccuracy(day, answers[day], scores[day] / answers[day]) for day in sorted(answers)]
 
 
+# What a snapshot holds that only changes with the data version: evidence, daily accuracy, reviews per day.
+_VersionBound = tuple[tuple[ItemEvidence, ...], tuple[DailyAccuracy, ...], tuple[DayCount, ...]]
+
+
+class SnapshotCache:
+    """The version-bound part of recent snapshots (evidence, daily accuracy, reviews), shared by readers.
+
+    Attempts and review logs are only ever inserted and cards change only with a logged review, so
+    a database whose :func:`data_version` has not moved still holds the same evidence: a rerun of the
+    readiness view then skips the scan over the window's answers. Finished mocks are small and are
+    read fresh every time, since finishing one adds neither an answer nor a review. Thread-safe; the
+    least recently used of more than ``max_entries`` entries is dropped.
+    """
+
+    def __init__(self, max_entries: int = 16) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[object, _VersionBound] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: object) -> _VersionBound | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: object, value: _VersionBound) -> None:
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+
 def load_snapshot(
     store: Store,
     *,
     template_ids_by_item: Mapping[str, Sequence[str]],
     now: datetime,
     rule: Rule = DEFAULT_RULE,
+    cache: SnapshotCache | None = None,
 ) -> Snapshot:
     """Read the evidence for every item of ``template_ids_by_item`` (in its order) and the chart series.
 
     Answers older than the rule's window are left out of the per-day series; an item answered only before
-    the window still counts as started.
+    the window still counts as started. With a ``cache``, an unchanged database reuses what it read last.
     """
     since = utc_day(now) - timedelta(days=rule.window_days)
-    all_ids = [template_id for ids in template_ids_by_item.values() for template_id in ids]
     with store.connect(write=False) as conn:
-        totals = item_day_totals(conn, since=since, duration_cap_s=rule.duration_cap_s)
-        started = started_items(conn, template_ids_by_item)
-        tried = tried_templates(conn, all_ids)
-        cards = cards_by_item(conn)
-        reviews = reviews_per_day(conn, since=since)
-        mocks = mock_scores(conn)
         version = data_version(conn)
+        key = (
+            str(store.path),
+            version,
+            since,
+            rule,
+            tuple((i, tuple(ids)) for i, ids in template_ids_by_item.items()),
+        )
+        parts = cache.get(key) if cache is not None else None
+        if parts is None:
+            parts = _version_bound(conn, template_ids_by_item=template_ids_by_item, since=since, rule=rule)
+            if cache is not None:
+                cache.put(key, parts)
+        mocks = mock_scores(conn)
+    evidence, daily, reviews = parts
+    return Snapshot(
+        evidence=evidence,
+        daily_accuracy=daily,
+        reviews_per_day=reviews,
+        mock_scores=tuple(mocks),
+        version=version,
+    )
+
+
+def _version_bound(
+    conn: sqlite3.Connection, *, template_ids_by_item: Mapping[str, Sequence[str]], since: date, rule: Rule
+) -> _VersionBound:
+    all_ids = [template_id for ids in template_ids_by_item.values() for template_id in ids]
+    totals = item_day_totals(conn, since=since, duration_cap_s=rule.duration_cap_s)
+    started = started_items(conn, template_ids_by_item)
+    tried = tried_templates(conn, all_ids)
+    cards = cards_by_item(conn)
+    reviews = reviews_per_day(conn, since=since)
     by_item: dict[str, list[DayTotal]] = defaultdict(list)
     for total in totals:
         by_item[total.checklist_item].append(total)
@@ -194,10 +255,4 @@ def load_snapshot(
         )
         for item, ids in template_ids_by_item.items()
     )
-    return Snapshot(
-        evidence=evidence,
-        daily_accuracy=tuple(daily_accuracy(totals)),
-        reviews_per_day=tuple(reviews),
-        mock_scores=tuple(mocks),
-        version=version,
-    )
+    return evidence, tuple(daily_accuracy(totals)), tuple(reviews)

@@ -159,8 +159,11 @@ def _list_html(items: Iterable[str], *, ordered: bool = False) -> str:
 
 def _numeric_fields(problem: Problem) -> dict[str, str]:
     assert problem.answer is not None  # checked by the caller
-    exact = format_quantity(problem.answer, problem.unit).strip()
-    verdict = grade(problem, format_quantity(problem.answer, problem.unit, sig_figs=12))
+    part = problem.choice_part
+    # A two-part answer is typed whole: the figure, then the verdict (the first right option).
+    verdict_part = f", {part.options[part.correct[0]]}" if part is not None else ""
+    exact = format_quantity(problem.answer, problem.unit).strip() + verdict_part
+    verdict = grade(problem, format_quantity(problem.answer, problem.unit, sig_figs=12) + verdict_part)
     accepted = ""
     if verdict.accepted_range is not None:
         low, high = verdict.accepted_range

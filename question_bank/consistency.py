@@ -10,9 +10,11 @@ Each finding goes to a :class:`Reporter`, which turns a path inside the template
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import inspect
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,8 +22,10 @@ from typing import Any
 import yaml
 
 from grader.estimator import DTYPE_BYTES, FUNCTIONS
+from grader.problem import ToleranceClass
 from grader.text_match import phrase_tokens
 from grader.units import to_display
+from question_bank.answer_extras import tolerance_class
 from question_bank.catalog import DTYPE_FIELDS, PresetCatalog, select_presets
 from question_bank.errors import BankIssue
 from question_bank.rendering import GRAMMAR_HINT, BadPlaceholder, Placeholder, parse
@@ -42,6 +46,10 @@ from question_bank.schema import (
 )
 from question_bank.yaml_source import PathPart, child_node, locate, text_start_line
 
+# A question sentence (ending in "?") that asks for an estimate must accept one (±10 % or more).
+_QUESTION = re.compile(r"[^.?!]*\?")
+_ROUGH_WORDS = re.compile(r"\b(?:about|roughly|estimate|ballpark|approximately)\b", re.IGNORECASE)
+
 SCENARIO = "scenario"
 
 
@@ -60,11 +68,20 @@ class Reporter:
         self.issues.append(BankIssue(self.file, line, self.template_id, field, message, hint))
 
     def text_line(self, path: tuple[PathPart, ...], text: str, offset: int) -> int:
-        """The line of character ``offset`` of the text stored at ``path``."""
+        """The line of character ``offset`` of the text stored at ``path``.
+
+        The text's newlines are found once and searched by bisection, so a prompt with many
+        placeholders costs time in proportion to its length, not its square.
+        """
         node = child_node(self.node, path)
         if node is None:
             return locate(self.node, path)[0]
-        return text_start_line(node) + text[:offset].count("\n")
+        return text_start_line(node) + bisect.bisect_left(_newline_offsets(text), offset)
+
+
+@functools.lru_cache(maxsize=8)
+def _newline_offsets(text: str) -> tuple[int, ...]:
+    return tuple(i for i, char in enumerate(text) if char == "\n")
 
 
 @dataclass(frozen=True)
@@ -267,9 +284,10 @@ class _Checker:
     def _numeric(self, t: NumericTemplate) -> None:
         answer_ok = self._call(("answer",), t.answer.call, t.answer.with_)
         self._unit(("answer", "unit"), t.answer.unit)
+        entries = [(("slips", i), slip) for i, slip in enumerate(t.slips)]
+        entries += [(("answer", "accept", i), entry) for i, entry in enumerate(t.answer.accept)]
         seen: set[str] = set()
-        for index, slip in enumerate(t.slips):
-            path = ("slips", index)
+        for path, slip in entries:
             if slip.name in seen:
                 self.report(
                     (*path, "name"), f"slip name {slip.name!r} is used twice", "a distinct kebab-case name"
@@ -280,6 +298,17 @@ class _Checker:
             elif slip.with_ is not None and answer_ok:
                 # Rebinding: the answer's call with some keywords bound differently.
                 self._call(path, t.answer.call, slip.with_, already_bound=frozenset(t.answer.with_))
+        asks_rough = any(_ROUGH_WORDS.search(q) for q in _QUESTION.findall(t.prompt))
+        if asks_rough and tolerance_class(t.answer) is not ToleranceClass.ROUGH:
+            self.report(
+                ("answer", "tolerance"),
+                "the prompt asks for an estimate (about, roughly, estimate, ballpark) but the tolerance is "
+                "tighter than 10 %",
+                "tolerance: {relative: 0.1}, or ask for the exact figure",
+            )
+        if t.answer.choice_part is not None:
+            for option_id, binding in t.answer.choice_part.largest.items():
+                self._binding(("answer", "choice_part", "largest", option_id), binding)
 
     def _choice(self, t: ChoiceTemplate) -> None:
         option_ids = [option.id for option in t.options]

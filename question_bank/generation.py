@@ -19,6 +19,7 @@ from grader.derivation import recording
 from grader.diagnosis import band, within
 from grader.estimator import FUNCTIONS
 from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance
+from question_bank.answer_extras import numeric_fields, rebound_value, tolerance_note
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
 from question_bank.errors import GenerationError
 from question_bank.rendering import Placeholder, format_value, render
@@ -54,12 +55,15 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
     if isinstance(template, NumericTemplate):
         assert answer is not None
         tolerance = template.answer.tolerance.to_tolerance()
+        extras = numeric_fields(template.answer, values, answer, steps)
+        accepted = [answer, *(other.value for other in extras["accepted"])]
         fields.update(
             answer=answer,
             unit=template.answer.unit,
             tolerance=tolerance,
-            slips=_slips(template, values, answer, tolerance),
+            slips=_slips(template, values, accepted, tolerance),
             explanation=template.explanation,
+            **extras,
         )
     elif isinstance(template, ChoiceTemplate):
         choices, scenario_text, why = _choices(template, values, rng)
@@ -85,11 +89,14 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
             value = getattr(value, placeholder.field)
         return format_value(value, placeholder.unit)
 
+    prompt = render(template.prompt, value_of)
+    if isinstance(template, NumericTemplate):
+        prompt = f"{prompt.rstrip()}\n\n*{tolerance_note(template.answer)}*"
     return Problem(
         template_id=template.id,
         checklist_item=template.checklist,
         kind=Kind(template.kind),
-        prompt=render(template.prompt, value_of),
+        prompt=prompt,
         seed=seed,
         params=shown,
         derivation=tuple(steps),
@@ -242,29 +249,21 @@ def _call(answer: Answer, values: Mapping[str, Any]) -> float:
 
 
 def _slips(
-    template: NumericTemplate, values: Mapping[str, Any], answer: float, tolerance: Tolerance
+    template: NumericTemplate, values: Mapping[str, Any], accepted: list[float], tolerance: Tolerance
 ) -> tuple[SlipValue, ...]:
+    """The template's slips for this draw; ``accepted``: the answer first, then other accepted values."""
     kept: list[SlipValue] = []
     base = template.answer
-    # A separate recording keeps the slips' steps out of the derivation shown to the user.
-    with recording():
-        for slip in template.slips:
-            if slip.call is not None:
-                value = float(FUNCTIONS[slip.call](**_bind(slip.with_ or {}, values)))
-            elif slip.with_ is not None:
-                value = float(FUNCTIONS[base.call](**_bind({**base.with_, **slip.with_}, values)))
-            else:
-                value = answer
-            if slip.scale is not None:
-                value *= slip.scale
-            # Within the answer's band it would be graded correct; within an earlier slip's band the two
-            # could not be told apart, and the earlier (the template lists the likelier first) wins.
-            if not math.isfinite(value) or any(
-                within(value, band(other, tolerance, base.unit))
-                for other in (answer, *(k.value for k in kept))
-            ):
-                continue
-            kept.append(SlipValue(name=slip.name, value=value, diagnosis=slip.diagnosis))
+    for slip in template.slips:
+        value = rebound_value(slip, base, values, accepted[0])
+        # Within an accepted value's band it would be graded correct; within an earlier slip's band the
+        # two could not be told apart, and the earlier (the template lists the likelier first) wins.
+        if not math.isfinite(value) or any(
+            within(value, band(other, tolerance, base.unit))
+            for other in (*accepted, *(k.value for k in kept))
+        ):
+            continue
+        kept.append(SlipValue(name=slip.name, value=value, diagnosis=slip.diagnosis))
     return tuple(kept)
 
 

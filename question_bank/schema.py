@@ -236,33 +236,79 @@ class ToleranceSpec(Strict):
         raise AssertionError("validated tolerance has one kind")  # pragma: no cover
 
 
-class Answer(Strict):
-    """The exact answer: an estimator call, the display unit a bare number is read in, a tolerance."""
-
-    call: str
-    with_: dict[str, Argument] = Field(default={}, alias="with")
-    unit: str
-    tolerance: ToleranceSpec = ToleranceSpec(relative=0.05)
-
-
-class Slip(Strict):
-    """A named wrong answer: the answer's call rebound (``with``), scaled, or another ``call``."""
+class Rebound(Strict):
+    """Another value of the answer: its call rebound (``with``), scaled, or another ``call``."""
 
     name: str = Field(pattern=KEBAB_ID)
-    diagnosis: str = Field(min_length=1)
     with_: dict[str, Argument] | None = Field(default=None, alias="with")
     scale: float | None = None
     call: str | None = None
 
     @model_validator(mode="after")
-    def _does_something(self) -> Slip:
+    def _does_something(self) -> Rebound:
         if self.with_ is None and self.scale is None and self.call is None:
             raise _bank_error(
-                "a slip needs with, scale or call", "scale: 0.5, or with: {n_kv_heads: model.n_heads}"
+                "a slip or accept entry needs with, scale or call",
+                "scale: 0.5, or with: {n_kv_heads: model.n_heads}",
             )
         if self.scale is not None and (self.scale == 0 or not math.isfinite(self.scale)):
             raise _bank_error(f"scale must be a non-zero finite number, got {self.scale}", "scale: 0.5")
         return self
+
+
+class Slip(Rebound):
+    """A named wrong answer, and the diagnosis shown when an answer matches it."""
+
+    diagnosis: str = Field(min_length=1)
+
+
+class Accept(Rebound):
+    """A defensible convention's answer, accepted too; ``note`` names the convention (shown with both)."""
+
+    note: str = Field(min_length=1)
+
+
+class PartOption(Strict):
+    id: str = Field(pattern=OPTION_ID)
+    text: str = Field(min_length=1)
+
+
+class ChoicePartSpec(Strict):
+    """A verdict asked beside the figure: the option whose ``largest`` binding is largest is right.
+
+    Options whose bindings lie within the answer's tolerance of the largest count as right too.
+    """
+
+    asks: str = Field(min_length=1)
+    options: list[PartOption] = Field(min_length=2)
+    largest: dict[str, Binding]
+    why: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _every_option_bound(self) -> ChoicePartSpec:
+        ids = [option.id for option in self.options]
+        if sorted(ids) != sorted(self.largest):
+            raise _bank_error(
+                f"largest must bind exactly the option ids {ids}", "largest: {compute: compute_s, ...}"
+            )
+        return self
+
+
+class Answer(Strict):
+    """The exact answer: an estimator call, the display unit a bare number is read in, a tolerance.
+
+    ``whole``: a count of whole things (the call rounds down); the nearest integer and the
+    unrounded quotient are accepted too. ``accept``: other conventions' answers, accepted too.
+    ``choice_part``: a verdict asked beside the figure, graded from the same typed answer.
+    """
+
+    call: str
+    with_: dict[str, Argument] = Field(default={}, alias="with")
+    unit: str
+    tolerance: ToleranceSpec = ToleranceSpec(relative=0.05)
+    whole: bool = False
+    accept: list[Accept] = []
+    choice_part: ChoicePartSpec | None = None
 
 
 # --- choice and recall -----------------------------------------------------------------------

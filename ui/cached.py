@@ -7,6 +7,7 @@ import os
 import streamlit as st
 
 from progress import Store
+from progress.aggregates import SnapshotCache
 from question_bank import Bank, BankError
 from question_bank.generation_checks import usable_bank
 from ui.context import db_path
@@ -61,3 +62,9 @@ def _store(path: str) -> Store:
 def store() -> Store:
     """The progress store of this session's database."""
     return _store(str(db_path()))
+
+
+@st.cache_resource(show_spinner=False)
+def snapshot_cache() -> SnapshotCache:
+    """One cache of readiness snapshots for the whole server: a rerun on unchanged data skips the scan."""
+    return SnapshotCache()

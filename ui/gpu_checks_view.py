@@ -74,7 +74,7 @@ def stopped_notice(report: RunReport) -> None:
     got = ", ".join(_PROBE_NAMES[n] for n in finished) or "nothing yet"
     st.warning(
         f"This {report.plan} run was stopped after {format_si(report.elapsed_s, 's')}. "
-        f"It finished: {got}. Not reached: {', '.join(_PROBE_NAMES.get(n, n) for n in missing) or 'none'}. "
+        f"It finished: {got}. Not finished: {', '.join(_PROBE_NAMES.get(n, n) for n in missing) or 'none'}. "
         "The figures below come from the probes that finished; start a new run for the rest.",
         icon=":material/stop_circle:",
     )

@@ -74,7 +74,7 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
             on_change=on_change,
         )
     elif problem.kind is Kind.RECALL:
-        label = "Your answer (you rate it against the key points at the debrief)"
+        label = "Your explanation (checked against the key points at the debrief)"
         st.text_area(label, value=previous, key=key, on_change=on_change)
         st.caption("Saved when you press **Save answer** or click outside the box (Ctrl+Enter too).")
     else:
@@ -98,7 +98,9 @@ def show_outcome(
         st.markdown(problem.prompt)
         yours, exact, spent = st.columns(3)
         yours.markdown(f"**Your answer**  \n{response_text(problem, outcome.response)}")
-        if problem.key_points:
+        if problem.key_points and (outcome.result is Result.AWAITING_RATING or outcome.explanation):
+            exact.markdown("**Key points**  \nChecked one by one below.")
+        elif problem.key_points:
             exact.markdown("**Key points**\n" + "\n".join(f"- {point}" for point in problem.key_points))
         else:
             exact.markdown(f"**Exact answer**  \n{exact_text(outcome)}")

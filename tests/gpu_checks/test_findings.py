@@ -51,7 +51,7 @@ def test_a_plateau_that_stayed_in_the_cache_is_doubted() -> None:
     report = replace(base, bandwidth=replace(base.bandwidth, beyond_cache=False))
     (doubt,) = assess(report)["bandwidth"]
     assert doubt.reason is Reason.CACHE
-    assert "32 MiB last-level cache" in doubt.detail
+    assert "33.6 MB last-level cache" in doubt.detail
     assert "This device moves 10 GB/s ⚠." in _by_item(report)["ops-byte-threshold"]
     ridge = next(c for c in report.comparisons() if c.label.startswith("Ridge"))
     assert [d.reason for d in doubts_of(assess(report), ridge.depends)] == [Reason.CACHE]

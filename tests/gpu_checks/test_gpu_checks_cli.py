@@ -46,6 +46,9 @@ def test_json_has_the_headline_keys_and_the_details(
     assert payload["mem_bandwidth_bytes_per_s"] > 0
     assert payload["report"]["bandwidth"]["samples"]
     assert {row["checklist_item"] for row in payload["comparisons"]} >= {"fusion", "decode-batch-threshold"}
+    answers = {row["checklist_item"]: row for row in payload["findings"]}
+    assert answers["ops-byte-threshold"]["text"].startswith("This device moves ")
+    assert all({"reason", "detail", "advice"} <= set(d) for row in answers.values() for d in row["doubts"])
     assert len(load_history(history).reports) == 1
 
 
@@ -54,6 +57,8 @@ def test_text_output_names_the_checklist_items(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "memory bandwidth" in out
     assert "[fusion]" in out
+    assert "what this run answers:" in out
+    assert "  [ops-byte-threshold] This device moves " in out
 
 
 @pytest.mark.parametrize(

@@ -213,7 +213,7 @@ def test_a_stopped_run_says_what_it_got_through(tmp_path: Path) -> None:
     notice = " ".join(w.value for w in at.warning)
     assert "was stopped after 4.2 s" in notice
     assert "It finished: memory bandwidth, matmul roofline" in notice
-    assert "Not reached: overhead floor, decode batch sweep, fusion" in notice
+    assert "Not finished: overhead floor, decode batch sweep, fusion" in notice
     assert at.metric[4].value == "10 GB/s"  # what it did measure is still shown
 
 

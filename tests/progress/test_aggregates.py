@@ -13,6 +13,7 @@ from fsrs import Rating
 from progress import Attempt, Mode, Status, Store
 from progress.aggregates import (
     ITEM_DAY_TOTALS_SQL,
+    SnapshotCache,
     daily_accuracy,
     item_day_totals,
     load_snapshot,
@@ -186,3 +187,59 @@ def test_a_snapshot_gathers_each_items_evidence(store: Store) -> None:
     assert set(kv.cards) == {"kv-a"} and fusion.cards == {}
     assert kv.attempted_template_ids == frozenset(ITEMS["kv-cache"])
     assert kv.started and fusion.started and not snapshot.empty
+
+
+# --- the snapshot cache: reuse what an unchanged database holds, never hide a new answer, review or mock
+
+
+def _answers(snapshot: object) -> int:
+    return sum(t.n_answers for e in snapshot.evidence for t in e.day_totals)  # type: ignore[attr-defined]
+
+
+def test_an_unchanged_database_reuses_the_evidence_it_read(store: Store) -> None:
+    store.record_attempts(random_attempts(3, n=50))
+    cache = SnapshotCache()
+    first = load_snapshot(store, template_ids_by_item=ITEMS, now=NOW, cache=cache)
+    again = load_snapshot(store, template_ids_by_item=ITEMS, now=NOW, cache=cache)
+    assert again.evidence is first.evidence
+    assert again == load_snapshot(store, template_ids_by_item=ITEMS, now=NOW)  # same as reading afresh
+
+
+def test_a_new_answer_or_review_is_seen_at_once(store: Store) -> None:
+    cache = SnapshotCache()
+    store.record_attempts(random_attempts(4, n=10))
+    before = load_snapshot(store, template_ids_by_item=ITEMS, now=NOW, cache=cache)
+    store.record_attempts(random_attempts(5, n=1))
+    after = load_snapshot(store, template_ids_by_item=ITEMS, now=NOW, cache=cache)
+    assert _answers(after) == _answers(before) + 1
+    review(store, template_id="fu-a", checklist_item="fusion", rating=Rating.Good, now=NOW)
+    reviewed = load_snapshot(store, template_ids_by_item=ITEMS, now=NOW, cache=cache)
+    assert "fu-a" in reviewed.evidence[1].cards
+
+
+def test_a_finished_mock_shows_although_no_answer_changed(store: Store) -> None:
+    cache = SnapshotCache()
+    assert load_snapshot(store, template_ids_by_item=ITEMS, now=NOW, cache=cache).mock_scores == ()
+    with store.connect() as conn:
+        conn.execute(
+            "INSERT INTO mocks (created_at, started_at, deadline, finished_at, duration_s, config, problems, "
+            "status, score) VALUES (?, ?, ?, ?, 1800, '{}', '[]', 'finished', 0.5)",
+            (to_iso(NOW), to_iso(NOW), to_iso(NOW), to_iso(NOW)),
+        )
+    [mock] = load_snapshot(store, template_ids_by_item=ITEMS, now=NOW, cache=cache).mock_scores
+    assert mock.score == 0.5
+
+
+def test_two_databases_never_share_an_entry(tmp_path: Path) -> None:
+    cache = SnapshotCache()
+    busy, empty = Store(tmp_path / "a.db"), Store(tmp_path / "b.db")
+    busy.record_attempts(random_attempts(6, n=20))
+    load_snapshot(busy, template_ids_by_item=ITEMS, now=NOW, cache=cache)
+    assert load_snapshot(empty, template_ids_by_item=ITEMS, now=NOW, cache=cache).empty
+
+
+def test_the_cache_keeps_only_the_most_recent_entries() -> None:
+    cache = SnapshotCache(max_entries=2)
+    for key in "abc":
+        cache.put(key, ((), (), ()))
+    assert cache.get("a") is None and cache.get("c") == ((), (), ())

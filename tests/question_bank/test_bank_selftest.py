@@ -5,7 +5,9 @@ answer is a positive finite number in the dimension of its display unit; the exa
 the answer rounded to 3 significant figures (in the display unit) grade correct; every declared
 slip grades incorrect and is diagnosed by its own name; answers 3 %, 8 %, 12 % and 20 % off
 the exact value (above on even seeds, below on odd ones) get no slip that cannot apply to the
-quantity (a binary prefix only where data is counted; no factor of 2, 8 or 1000); a choice
+quantity (a binary prefix only where data is counted; no factor of 2, 8 or 1000); a "rough"
+answer accepts ±10 %, a whole-unit one its floor, nearest integer and unrounded quotient; a
+two-part answer with one part wrong is half right, each part shown; a choice
 problem has exactly one correct option and only that option grades correct; a recall problem
 takes a self-rating. Across the seeds, the prompts differ visibly. Every step of every scenario
 passes the same checks, and a wrong answer to a step, carried through, makes each later step
@@ -21,6 +23,7 @@ import pytest
 from grader import Kind, Problem, VerdictStatus, grade
 from grader.diagnosis import CLOSE, generic_slip_names
 from grader.follow_through import ScenarioProblem, carried_problem, grade_step
+from grader.problem import ToleranceClass
 from grader.units import dimensionality, format_quantity
 from question_bank import Template, generate, load_bank
 from question_bank.catalog import select_presets, shipped_catalog
@@ -64,6 +67,15 @@ def _variety(template: Template | ScenarioTemplate) -> int:
     return count
 
 
+def _verdict_suffix(problem: Problem, *, right: bool = True) -> str:
+    """The second part of a two-part answer (right or wrong), or nothing."""
+    part = problem.choice_part
+    if part is None:
+        return ""
+    wrong = [i for i in range(len(part.options)) if i not in part.correct]
+    return f", {part.options[part.correct[0] if right else wrong[0]]}"
+
+
 def _check_near_misses(problem: Problem) -> None:
     assert problem.answer is not None
     sign = 1 if problem.seed % 2 == 0 else -1
@@ -71,10 +83,44 @@ def _check_near_misses(problem: Problem) -> None:
     declared = {slip.name for slip in problem.slips}
     can_apply = declared | {CLOSE} | (BINARY_PREFIX_SLIPS if is_data else set())
     for offset in NEAR_MISSES:
-        response = format_quantity(problem.answer * (1 + sign * offset), problem.unit)
+        response = format_quantity(problem.answer * (1 + sign * offset), problem.unit) + _verdict_suffix(
+            problem
+        )
         verdict = grade(problem, response)
         if verdict.diagnosis is not None:
             assert verdict.diagnosis in can_apply, (response, verdict.diagnosis, verdict.diagnosis_text)
+
+
+def _check_tolerance_class(problem: Problem) -> None:
+    """A rough answer takes ±10 %; a whole-unit one its floor, nearest integer and unrounded quotient."""
+    assert problem.answer is not None
+    suffix = _verdict_suffix(problem)
+    accepted: list[float] = []
+    if problem.tolerance_class is ToleranceClass.ROUGH:
+        accepted = [problem.answer * 0.9, problem.answer * 1.1]
+    elif problem.tolerance_class is ToleranceClass.WHOLE:
+        unrounded = problem.derivation[-2].value
+        accepted = [math.floor(unrounded), round(unrounded), unrounded]
+        assert math.floor(unrounded) == problem.answer, (unrounded, problem.answer)
+    for value in accepted:
+        response = format_quantity(value, problem.unit, sig_figs=12) + suffix
+        verdict = grade(problem, response)
+        assert verdict.status is VerdictStatus.CORRECT, (problem.tolerance_class, response, verdict.message)
+
+
+def _check_two_parts(problem: Problem) -> None:
+    """Right figure with the wrong verdict, and the reverse: each graded half right, each part shown."""
+    if problem.choice_part is None or len(problem.choice_part.correct) == len(problem.choice_part.options):
+        return
+    assert problem.answer is not None
+    figure = format_quantity(problem.answer, problem.unit)
+    wrong_verdict = grade(problem, figure + _verdict_suffix(problem, right=False))
+    wrong_figure = grade(
+        problem, format_quantity(problem.answer * 3, problem.unit) + _verdict_suffix(problem)
+    )
+    for verdict, right_parts in ((wrong_verdict, [True, False]), (wrong_figure, [False, True])):
+        assert verdict.status is VerdictStatus.INCORRECT and verdict.score == 0.5, verdict.message
+        assert [part.correct for part in verdict.parts] == right_parts, verdict.parts
 
 
 def _check_numeric(problem: Problem) -> None:
@@ -83,16 +129,19 @@ def _check_numeric(problem: Problem) -> None:
     if problem.derivation:
         # The estimator's last step carries the answer's SI unit; the display unit must measure the same.
         assert dimensionality(problem.derivation[-1].unit) == dimensionality(unit), problem.derivation[-1]
+    suffix = _verdict_suffix(problem)
     for sig_figs in (12, 3):
-        response = format_quantity(answer, unit, sig_figs=sig_figs)
+        response = format_quantity(answer, unit, sig_figs=sig_figs) + suffix
         verdict = grade(problem, response)
         assert verdict.status is VerdictStatus.CORRECT, (response, verdict.message)
     for slip in problem.slips:
-        response = format_quantity(slip.value, unit, sig_figs=12)
+        response = format_quantity(slip.value, unit, sig_figs=12) + suffix
         verdict = grade(problem, response)
         assert verdict.status is VerdictStatus.INCORRECT, (slip.name, response, verdict.message)
         assert verdict.diagnosis == slip.name, (slip.name, response, verdict.diagnosis)
     _check_near_misses(problem)
+    _check_tolerance_class(problem)
+    _check_two_parts(problem)
 
 
 def _check_choice(problem: Problem) -> None:

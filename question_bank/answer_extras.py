@@ -1,0 +1,146 @@
+"""What a numeric answer carries beside its value: its tolerance class (stated in the prompt), the other
+answers a convention or a rounding gives (accepted too), and a verdict asked beside the figure.
+
+- **exact**: a relative band under 10 % (or an absolute one): exact arithmetic may stay tight.
+- **rough**: a relative band of 10 % or more, or a factor: an estimate.
+- **whole**: ``whole: true``, a count of whole things. The answer's call rounds down and records the
+  unrounded quotient as the step before its last; the nearest integer and that quotient are accepted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from grader.derivation import Step, recording
+from grader.diagnosis import band, within
+from grader.estimator import FUNCTIONS
+from grader.problem import AcceptedValue, ChoicePart, Tolerance, ToleranceClass, ToleranceKind
+from grader.units import format_number, format_quantity
+from question_bank.schema import Answer, ChoicePartSpec, Rebound
+
+#: The narrowest relative band a question that asks for an estimate may have.
+ROUGH_RELATIVE = 0.10
+
+
+def rebound_value(entry: Rebound, answer_spec: Answer, values: Mapping[str, Any], answer: float) -> float:
+    """A slip's or accept entry's value: another call, the answer's call rebound, or the answer; scaled."""
+    from question_bank.generation import resolve
+
+    def bind(bindings: Mapping[str, Any]) -> dict[str, Any]:
+        return {keyword: resolve(binding, values) for keyword, binding in bindings.items()}
+
+    with recording():  # its steps are no part of the derivation shown
+        if entry.call is not None:
+            value = float(FUNCTIONS[entry.call](**bind(entry.with_ or {})))
+        elif entry.with_ is not None:
+            value = float(FUNCTIONS[answer_spec.call](**bind({**answer_spec.with_, **entry.with_})))
+        else:
+            value = answer
+    return value * entry.scale if entry.scale is not None else value
+
+
+def tolerance_class(spec: Answer) -> ToleranceClass:
+    tolerance = spec.tolerance.to_tolerance()
+    if spec.whole:
+        return ToleranceClass.WHOLE
+    if tolerance.kind is ToleranceKind.GEOMETRIC or (
+        tolerance.kind is ToleranceKind.RELATIVE and tolerance.value >= ROUGH_RELATIVE - 1e-12
+    ):
+        return ToleranceClass.ROUGH
+    return ToleranceClass.EXACT
+
+
+def _percent(fraction: float) -> str:
+    return format_number(fraction * 100)
+
+
+def tolerance_note(spec: Answer) -> str:
+    """The sentence a prompt ends with: how strictly it is graded (and how to type two parts)."""
+    tolerance = spec.tolerance.to_tolerance()
+    kind = tolerance_class(spec)
+    if kind is ToleranceClass.WHOLE:
+        note = (
+            "Give a whole number: rounding down is the strict answer; the nearest whole number and the "
+            "unrounded quotient count too."
+        )
+    elif tolerance.kind is ToleranceKind.GEOMETRIC:
+        note = f"An order-of-magnitude estimate: within a factor of {format_number(tolerance.value)} counts."
+    elif tolerance.kind is ToleranceKind.ABSOLUTE:
+        note = f"Graded to within ±{format_number(tolerance.value)} {spec.unit}".rstrip() + "."
+    elif kind is ToleranceClass.ROUGH:
+        note = f"A rough estimate: within {_percent(tolerance.value)} % counts."
+    else:
+        note = f"Graded to within {_percent(tolerance.value)} % of the exact value."
+    part = spec.choice_part
+    if part is not None:
+        example = f"12 {spec.unit}".strip()
+        note += (
+            f" Give the figure and the {part.asks} in one answer, like `{example}, {part.options[0].text}`."
+        )
+    return note
+
+
+def _whole_numbers(answer: float, steps: Sequence[Step], unit: str) -> list[AcceptedValue]:
+    """The nearest integer and the unrounded quotient of a whole-unit answer (the floor)."""
+    unrounded = steps[-2].value if len(steps) >= 2 else answer
+    if not math.isfinite(unrounded) or math.floor(unrounded) != answer:
+        return []  # the call did not record its quotient where expected: nothing else to accept
+    strict = format_quantity(answer, unit)
+    quotient = format_quantity(unrounded, unit, sig_figs=6)
+    why = f"the strict answer is **{strict}**, because only whole ones fit: {quotient} rounds down."
+    nearest = float(round(unrounded))
+    accepted = []
+    if nearest != answer:
+        accepted.append(
+            AcceptedValue("nearest-whole-number", nearest, f"That is the nearest whole number; {why}", True)
+        )
+    if unrounded != answer:
+        accepted.append(AcceptedValue("unrounded", unrounded, f"That is the unrounded quotient; {why}"))
+    return accepted
+
+
+def accepted_values(
+    spec: Answer, values: Mapping[str, Any], answer: float, steps: Sequence[Step]
+) -> tuple[AcceptedValue, ...]:
+    """The other answers accepted: the whole-number readings, then each convention in ``accept``.
+
+    One that already lies in the answer's band is left out: it is accepted anyway.
+    """
+    tolerance = spec.tolerance.to_tolerance()
+    found = _whole_numbers(answer, steps, spec.unit) if spec.whole else []
+    exact = format_quantity(answer, spec.unit)
+    for entry in spec.accept:
+        value = rebound_value(entry, spec, values, answer)
+        if not math.isfinite(value):
+            continue
+        shown = format_quantity(value, spec.unit)
+        note = f"{entry.note} gives **{shown}**; the derivation's convention gives **{exact}**. Both count."
+        found.append(AcceptedValue(entry.name, value, note))
+    return tuple(other for other in found if not within(other.value, band(answer, tolerance, spec.unit)))
+
+
+def choice_part(spec: ChoicePartSpec, values: Mapping[str, Any], tolerance: Tolerance) -> ChoicePart:
+    """The verdict asked beside the figure; options within ``tolerance`` of the largest are right too."""
+    from question_bank.generation import resolve
+
+    sizes = [float(resolve(spec.largest[option.id], values)) for option in spec.options]
+    top = max(sizes)
+    slack = 1 + tolerance.value if tolerance.kind is ToleranceKind.RELATIVE else 1.0
+    correct = tuple(i for i, size in enumerate(sizes) if size * slack >= top)
+    return ChoicePart(
+        asks=spec.asks, options=tuple(option.text for option in spec.options), correct=correct, why=spec.why
+    )
+
+
+def numeric_fields(
+    spec: Answer, values: Mapping[str, Any], answer: float, steps: Sequence[Step]
+) -> dict[str, Any]:
+    """The Problem fields a numeric answer adds beside its value, slips and tolerance."""
+    part = spec.choice_part
+    return {
+        "tolerance_class": tolerance_class(spec),
+        "accepted": accepted_values(spec, values, answer, steps),
+        "choice_part": choice_part(part, values, spec.tolerance.to_tolerance()) if part else None,
+    }
