@@ -33,17 +33,20 @@ LAST_CALL = timedelta(seconds=60)
 
 
 @st.fragment(run_every="1s")
-def countdown(deadline: datetime, *, still_running: Callable[[], bool] = lambda: True) -> None:
+def countdown(
+    deadline: datetime, *, still_running: Callable[[], bool] = lambda: True, remind_to_save: bool = False
+) -> None:
     """The time left, redrawn every second from the session's clock; nothing else runs here.
 
     At zero, or once ``still_running`` says the mock ended elsewhere (another tab finished it),
     it asks for one full rerun: the page then shows the debrief. The server decides; this only draws.
+    With ``remind_to_save`` (a written answer on screen, saved only on a click) the last minute says so.
     """
     left = remaining(deadline=deadline, now=now())
     if not left or not still_running():
         st.rerun()
     st.metric("Time left", format_remaining(left))
-    if left <= LAST_CALL:
+    if remind_to_save and left <= LAST_CALL:
         st.warning(
             "Under a minute left. A written answer is kept only once saved: press **Save answer**.",
             icon=":material/timer:",
