@@ -7,6 +7,7 @@ from functools import partial
 import streamlit as st
 
 from grader import VerdictStatus
+from grader.hints import box_label
 from grader.problem import Kind
 from progress import StoreError
 from progress.scheduling import due_queue, next_due, streak
@@ -23,11 +24,11 @@ from ui.explanation_view import (
     show_practice_checks,
 )
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
-from ui.practice_address import EXTRA_PARAM, checklist_of, from_query, to_query, variant_template_id
+from ui.practice_address import EXTRA_PARAM, from_query, to_query, variant_template_id
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.render import show_verdict
-from ui.roofline_view import show_problem_roofline
-from ui.scenario_practice import SCENARIOS, extra_scenario_id, queue_scope, scenario_for
+from ui.roofline_view import show_problem_roofline, warm_up_chart_renderer
+from ui.scenario_practice import SCENARIOS, extra_scenario_id, filter_keeps, queue_scope, scenario_for
 from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
@@ -39,6 +40,7 @@ RATING_KEYS = ("1", "2", "3", "4")
 
 open_inside_app("pages/practice.py")
 st.title("Practice")
+warm_up_chart_renderer()
 
 bank = cached.bank_or_stop()
 store = cached.store()
@@ -144,9 +146,9 @@ def _submit_choice() -> None:
 shown = st.session_state.get(keys.PRACTICE_CURRENT)
 if shown is None:
     restored = from_query(st.query_params, bank, now=moment)
-    if restored is not None and item_filter in (None, checklist_of(bank, restored.template_id)):
+    if restored is not None and filter_keeps(bank, item_filter, restored.template_id):
         st.session_state[keys.PRACTICE_CURRENT] = restored.to_dict()
-elif item_filter not in (None, checklist_of(bank, shown["template_id"])):
+elif not filter_keeps(bank, item_filter, shown["template_id"]):
     _next()
 
 if keys.PRACTICE_CURRENT not in st.session_state and queue.first is not None:
@@ -154,7 +156,10 @@ if keys.PRACTICE_CURRENT not in st.session_state and queue.first is not None:
 elif keys.PRACTICE_CURRENT not in st.session_state and item_filter is not None:
     # Practising one item is always possible: with nothing of it due, extra variants of its templates.
     _start(
-        extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped), scheduled=False
+        extra_scenario_id(bank, seed=new_seed())
+        if item_filter == SCENARIOS
+        else extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped),
+        scheduled=False,
     )
 
 if keys.PRACTICE_CURRENT not in st.session_state:
@@ -234,7 +239,7 @@ verdict = st.session_state.get(keys.PRACTICE_VERDICT)
 if problem.kind is Kind.NUMERIC and verdict is None:
     with st.form(key="practice_form", enter_to_submit=True, border=False):
         st.text_input(
-            f"Your answer (a bare number is read in {problem.unit or 'plain numbers'})",
+            box_label(problem),
             key=keys.PRACTICE_ANSWER,
             placeholder=f"e.g. 12.5 {problem.unit}".strip(),
         )
@@ -258,7 +263,7 @@ elif problem.kind is Kind.RECALL and verdict is None:
         st.button(
             "Show the model answer",
             key=keys.PRACTICE_REVEAL,
-            type="primary",
+            type="secondary",
             on_click=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
             shortcut="S",
         )

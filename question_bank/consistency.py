@@ -10,6 +10,7 @@ Each finding goes to a :class:`Reporter`, which turns a path inside the template
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import inspect
@@ -50,6 +51,8 @@ _QUESTION = re.compile(r"[^.?!]*\?")
 _ROUGH_WORDS = re.compile(r"\b(?:about|roughly|estimate|ballpark|approximately)\b", re.IGNORECASE)
 
 SCENARIO = "scenario"
+#: In an explanation or a slip's diagnosis, ``{answer|unit}`` shows the exact answer of the draw.
+ANSWER = "answer"
 
 
 @dataclass
@@ -67,11 +70,20 @@ class Reporter:
         self.issues.append(BankIssue(self.file, line, self.template_id, field, message, hint))
 
     def text_line(self, path: tuple[PathPart, ...], text: str, offset: int) -> int:
-        """The line of character ``offset`` of the text stored at ``path``."""
+        """The line of character ``offset`` of the text stored at ``path``.
+
+        The text's newlines are found once and searched by bisection, so a prompt with many
+        placeholders costs time in proportion to its length, not its square.
+        """
         node = child_node(self.node, path)
         if node is None:
             return locate(self.node, path)[0]
-        return text_start_line(node) + text[:offset].count("\n")
+        return text_start_line(node) + bisect.bisect_left(_newline_offsets(text), offset)
+
+
+@functools.lru_cache(maxsize=8)
+def _newline_offsets(text: str) -> tuple[int, ...]:
+    return tuple(i for i, char in enumerate(text) if char == "\n")
 
 
 @dataclass(frozen=True)
@@ -371,24 +383,35 @@ class _Checker:
                     )
 
     def _placeholders(self) -> None:
+        """Placeholders in the prompt and, for a numeric template, its explanation and slips' diagnoses.
+
+        All are rendered from the draw; an explanation or diagnosis may also show ``{answer|unit}``.
+        """
         t = self.template
         has_scenario = isinstance(t, ChoiceTemplate) and t.scenarios is not None
-        for placeholder in parse(t.prompt):
-            line = self.report.text_line(("prompt",), t.prompt, placeholder.offset)
-            if isinstance(placeholder, BadPlaceholder):
-                self.report(
-                    ("prompt",), f"{placeholder.source!r} is not a placeholder", GRAMMAR_HINT, line=line
-                )
-                continue
-            if placeholder.name == SCENARIO and has_scenario:
-                if placeholder.field or placeholder.unit:
-                    self.report(("prompt",), "write the scenario as {scenario}", "{scenario}", line=line)
-                continue
-            ref = placeholder.name + (f".{placeholder.field}" if placeholder.field else "")
-            label = f"placeholder {placeholder.source}: "
-            self._reference(("prompt",), ref, later=(), whole_ok=True, line=line, label=label)
-            if placeholder.unit is not None:
-                self._unit(("prompt",), placeholder.unit, line=line)
+        texts: list[tuple[tuple[PathPart, ...], str]] = [(("prompt",), t.prompt)]
+        if isinstance(t, NumericTemplate):
+            texts.append((("explanation",), t.explanation))
+            texts += [(("slips", i, "diagnosis"), slip.diagnosis) for i, slip in enumerate(t.slips)]
+        for path, text in texts:
+            for placeholder in parse(text):
+                line = self.report.text_line(path, text, placeholder.offset)
+                if isinstance(placeholder, BadPlaceholder):
+                    self.report(path, f"{placeholder.source!r} is not a placeholder", GRAMMAR_HINT, line=line)
+                    continue
+                if placeholder.name == SCENARIO and has_scenario and path == ("prompt",):
+                    if placeholder.field or placeholder.unit:
+                        self.report(path, "write the scenario as {scenario}", "{scenario}", line=line)
+                    continue
+                if placeholder.name == ANSWER and isinstance(t, NumericTemplate) and path != ("prompt",):
+                    if placeholder.unit is not None:
+                        self._unit(path, placeholder.unit, line=line)
+                    continue
+                ref = placeholder.name + (f".{placeholder.field}" if placeholder.field else "")
+                label = f"placeholder {placeholder.source}: "
+                self._reference(path, ref, later=(), whole_ok=True, line=line, label=label)
+                if placeholder.unit is not None:
+                    self._unit(path, placeholder.unit, line=line)
 
     def _unit(self, path: tuple[PathPart, ...], unit: str, *, line: int = 0) -> None:
         if not unit:

@@ -109,3 +109,22 @@ def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
     )
     spec = roofline_spec(peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth, points=view.points)
     st.vega_lite_chart(spec, width="stretch")
+
+
+# An invisible one-pixel chart: drawing any chart makes the browser load and start its chart renderer,
+# which otherwise happens only when the first roofline of a session is drawn, and then made that
+# feedback the slowest of the session.
+_WARM_UP_SPEC: dict[str, Any] = {
+    "data": {"values": [{"x": 0}]},
+    "mark": {"type": "point", "opacity": 0},
+    "encoding": {"x": {"field": "x", "type": "quantitative", "axis": None}},
+    "width": 1,
+    "height": 1,
+    "config": {"view": {"stroke": None}},
+}
+
+
+def warm_up_chart_renderer() -> None:
+    """Draw the invisible chart in the sidebar: the first roofline after an answer is then not the slowest."""
+    with st.sidebar:
+        st.vega_lite_chart(_WARM_UP_SPEC, width="content")

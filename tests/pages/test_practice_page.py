@@ -148,7 +148,7 @@ def test_roofline_is_drawn_under_a_roofline_question(tmp_path: Path, bank: Bank)
     at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer, problem.unit))
     at.button(key=keys.PRACTICE_SUBMIT).click().run()
     assert not at.exception
-    assert at.get("vega_lite_chart"), "the GPU's roofline is drawn with the answer"
+    assert at.main.get("vega_lite_chart"), "the GPU's roofline is drawn with the answer"
     assert any("roofline of the" in md.value for md in at.markdown)
 
 
@@ -179,7 +179,7 @@ def test_the_roofline_labels_its_points_marks_the_ridge_and_needs_no_legend(
     at = _page(tmp_path / "p.db", current=_current(template_id))
     at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer * 3, problem.unit))
     at.button(key=keys.PRACTICE_SUBMIT).click().run()
-    [chart] = at.get("vega_lite_chart")
+    [chart] = at.main.get("vega_lite_chart")
     spec = json.loads(chart.proto.spec)
     drawn = json.dumps(spec)
     assert '"your answer"' in drawn and '"ridge ' in drawn, "points and the ridge are named on the chart"
@@ -263,3 +263,10 @@ def test_sidebar_offers_the_anki_deck_of_the_filtered_item(
     assert not at.exception
     (button,) = [b for b in at.get("download_button") if b.proto.id.endswith(keys.PRACTICE_ANKI_DOWNLOAD)]
     assert button.proto.label == f"Anki deck: {scope}"
+
+
+def test_the_chart_renderer_is_warmed_before_the_first_roofline(tmp_path: Path) -> None:
+    at = _page(tmp_path / "p.db", current=_current("ridge-point-bf16"))
+    assert not at.main.get("vega_lite_chart"), "nothing is drawn on the page before the answer"
+    [warm_up] = at.sidebar.get("vega_lite_chart")
+    assert json.loads(warm_up.proto.spec)["mark"]["opacity"] == 0  # invisible
