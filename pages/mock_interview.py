@@ -7,6 +7,7 @@ from functools import partial
 
 import streamlit as st
 
+from grader.problem import Kind
 from progress import Store, StoreError
 from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
 from progress.mock_scorecard import problem_title
@@ -324,9 +325,13 @@ def _running(session: MockSession) -> None:
     head.subheader(f"Mock #{session.id}: problem {position + 1} of {len(problems)}")
     answered = [str(p + 1) for p in sorted(stored) if stored[p].response.strip()]
     head.caption("Answered: " + (", ".join(answered) if answered else "none yet"))
-    with clock:
-        countdown(session.deadline, still_running=partial(_still_running, session.id))
     problem = problems[position]
+    with clock:
+        countdown(
+            session.deadline,
+            still_running=partial(_still_running, session.id),
+            remind_to_save=getattr(problem, "kind", None) is Kind.RECALL,
+        )
     if isinstance(problem, ProblemUnavailableError):
         unavailable_problem(problem)
     else:

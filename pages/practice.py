@@ -23,11 +23,11 @@ from ui.explanation_view import (
     show_practice_checks,
 )
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
-from ui.practice_address import EXTRA_PARAM, checklist_of, from_query, to_query, variant_template_id
+from ui.practice_address import EXTRA_PARAM, from_query, to_query, variant_template_id
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline, warm_up_chart_renderer
-from ui.scenario_practice import SCENARIOS, extra_scenario_id, queue_scope, scenario_for
+from ui.scenario_practice import SCENARIOS, extra_scenario_id, filter_keeps, queue_scope, scenario_for
 from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
@@ -145,9 +145,9 @@ def _submit_choice() -> None:
 shown = st.session_state.get(keys.PRACTICE_CURRENT)
 if shown is None:
     restored = from_query(st.query_params, bank, now=moment)
-    if restored is not None and item_filter in (None, checklist_of(bank, restored.template_id)):
+    if restored is not None and filter_keeps(bank, item_filter, restored.template_id):
         st.session_state[keys.PRACTICE_CURRENT] = restored.to_dict()
-elif item_filter not in (None, checklist_of(bank, shown["template_id"])):
+elif not filter_keeps(bank, item_filter, shown["template_id"]):
     _next()
 
 if keys.PRACTICE_CURRENT not in st.session_state and queue.first is not None:
@@ -155,7 +155,10 @@ if keys.PRACTICE_CURRENT not in st.session_state and queue.first is not None:
 elif keys.PRACTICE_CURRENT not in st.session_state and item_filter is not None:
     # Practising one item is always possible: with nothing of it due, extra variants of its templates.
     _start(
-        extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped), scheduled=False
+        extra_scenario_id(bank, seed=new_seed())
+        if item_filter == SCENARIOS
+        else extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped),
+        scheduled=False,
     )
 
 if keys.PRACTICE_CURRENT not in st.session_state:
@@ -259,7 +262,7 @@ elif problem.kind is Kind.RECALL and verdict is None:
         st.button(
             "Show the model answer",
             key=keys.PRACTICE_REVEAL,
-            type="primary",
+            type="secondary",
             on_click=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
             shortcut="S",
         )

@@ -11,6 +11,7 @@ of the bank that loaded, which the app uses (see :mod:`question_bank.generation_
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,9 +84,11 @@ def env_dirs() -> list[Path]:
 
 
 def bank_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[BankIssue]]:
-    """Template files and pool files found in ``paths`` (files or folders), plus paths that do not exist.
+    """Template files and pool files found in ``paths`` (files or folders), plus what cannot be used.
 
-    A file counts once even when named twice (the shipped folder given again, say).
+    A file counts once even when named twice (the shipped folder given again, say). A path that does
+    not exist, a folder that cannot be listed, and a ``.yaml`` entry that is no regular file (a FIFO,
+    a link to a device or to nothing) are each an issue, never skipped in silence.
     """
     templates: list[Path] = []
     pools: list[Path] = []
@@ -93,9 +96,13 @@ def bank_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Bank
     seen: set[Path] = set()
     for path in paths:
         if path.is_dir():
-            found = sorted(p for pattern in ("*.yaml", "*.yml") for p in path.rglob(pattern) if p.is_file())
+            found, unusable = _folder_files(path)
+            missing += unusable
         elif path.is_file():
             found = [path]
+        elif path.exists() or path.is_symlink():
+            missing.append(BankIssue(str(path), 0, "", "", _NOT_REGULAR, "a bank folder or a .yaml file"))
+            continue
         else:
             missing.append(
                 BankIssue(str(path), 0, "", "", "no such file or folder", "an existing bank folder")
@@ -108,6 +115,46 @@ def bank_files(paths: Iterable[Path]) -> tuple[list[Path], list[Path], list[Bank
             seen.add(key)
             (pools if file.parent.name == POOLS_FOLDER else templates).append(file)
     return templates, pools, missing
+
+
+_NOT_REGULAR = "not a regular file (a FIFO, a device, or a link to one or to nothing)"
+_SUFFIXES = (".yaml", ".yml")
+
+
+def _folder_files(folder: Path) -> tuple[list[Path], list[BankIssue]]:
+    """The bank files below ``folder`` (links followed, each folder once) and what could not be used."""
+    files: list[Path] = []
+    issues: list[BankIssue] = []
+    visited: set[Path] = set()
+
+    def unreadable(error: OSError) -> None:
+        where = error.filename or str(folder)
+        reason = error.strerror or str(error)
+        issues.append(
+            BankIssue(str(where), 0, "", "", f"cannot read this folder ({reason})", "make it readable")
+        )
+
+    for root, dirs, names in os.walk(folder, onerror=unreadable, followlinks=True):
+        here = Path(root)
+        real = here.resolve()
+        if real in visited:  # a link back up the tree: walked once already
+            dirs.clear()
+            continue
+        visited.add(real)
+        dirs.sort()
+        for name in sorted(names):
+            if not name.endswith(_SUFFIXES):
+                continue
+            path = here / name
+            try:
+                regular = stat.S_ISREG(path.stat().st_mode)
+            except OSError:
+                regular = False
+            if regular:
+                files.append(path)
+            else:
+                issues.append(BankIssue(str(path), 0, "", "", _NOT_REGULAR, "a plain .yaml text file"))
+    return sorted(files), issues
 
 
 def _shipped_data_file(path: Path) -> bool:

@@ -10,6 +10,7 @@ Each finding goes to a :class:`Reporter`, which turns a path inside the template
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import inspect
@@ -67,11 +68,20 @@ class Reporter:
         self.issues.append(BankIssue(self.file, line, self.template_id, field, message, hint))
 
     def text_line(self, path: tuple[PathPart, ...], text: str, offset: int) -> int:
-        """The line of character ``offset`` of the text stored at ``path``."""
+        """The line of character ``offset`` of the text stored at ``path``.
+
+        The text's newlines are found once and searched by bisection, so a prompt with many
+        placeholders costs time in proportion to its length, not its square.
+        """
         node = child_node(self.node, path)
         if node is None:
             return locate(self.node, path)[0]
-        return text_start_line(node) + text[:offset].count("\n")
+        return text_start_line(node) + bisect.bisect_left(_newline_offsets(text), offset)
+
+
+@functools.lru_cache(maxsize=8)
+def _newline_offsets(text: str) -> tuple[int, ...]:
+    return tuple(i for i, char in enumerate(text) if char == "\n")
 
 
 @dataclass(frozen=True)

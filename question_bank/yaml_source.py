@@ -5,10 +5,18 @@ anything is constructed, every node's tag is checked: only the standard scalar, 
 mapping tags are accepted, so ``!!python/object`` and custom tags are refused with their line.
 Duplicate keys, which YAML would silently let the last one win, are refused too. The node tree
 stays beside the data so that any later error can be traced back to its line.
+
+Hostile files are refused before they cost anything: a file that is not a regular file (a FIFO, a
+device) or larger than :data:`MAX_FILE_BYTES`, bytes that are not UTF-8 (with the line and column
+of the first), aliases that expand past :data:`MAX_EXPANDED_NODES` nodes (an "alias bomb": a few
+hundred bytes that nest anchors into billions of nodes), and Markdown images, which a browser would
+fetch from wherever they point.
 """
 
 from __future__ import annotations
 
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +30,13 @@ _STANDARD_TAGS = frozenset(
 )
 
 PathPart = str | int
+
+#: A bank file larger than this is refused unread (the shipped ones are about 30 kB).
+MAX_FILE_BYTES = 1_000_000
+#: Nodes a file may hold once every alias is expanded (the shipped files hold a few thousand).
+MAX_EXPANDED_NODES = 20_000
+# A Markdown image, inline ![alt](target) or by reference ![alt][ref]: the browser fetches its target.
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\s*[(\[]")
 
 
 @dataclass(frozen=True)
@@ -48,10 +63,9 @@ def read_yaml(path: Path) -> tuple[YamlSource | None, list[Flaw]]:
 
     With flaws, the source is None (unreadable text, bad syntax) or has a node tree but no data.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Flaw(0, (), f"cannot read the file: {exc}", "a UTF-8 text file")]
+    text, flaw = _read_text(path)
+    if flaw is not None:
+        return None, [flaw]
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
@@ -68,6 +82,10 @@ def read_yaml(path: Path) -> tuple[YamlSource | None, list[Flaw]]:
         ]
     if node is None:
         return YamlSource(path, None, None), []
+    bomb = _alias_bomb(node)
+    if bomb is not None:
+        # Walking or building the expanded tree is what takes minutes: refuse before either.
+        return None, [bomb]
     flaws = _structure_flaws(node, ())
     if flaws:
         # The node tree still tells the caller which template each flaw sits in; the data is not built.
@@ -77,6 +95,66 @@ def read_yaml(path: Path) -> tuple[YamlSource | None, list[Flaw]]:
     except yaml.YAMLError as exc:  # e.g. an impossible date under a standard tag
         return None, [Flaw(_line(node), (), f"YAML value: {exc}", "plain numbers, text, lists and mappings")]
     return YamlSource(path, node, data), []
+
+
+def _read_text(path: Path) -> tuple[str, Flaw | None]:
+    """The file's text, or the flaw that stops it being read (never blocking on a FIFO)."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            message = "it is not a regular file (a FIFO, a device or a socket)"
+            return "", Flaw(0, (), message, "a plain .yaml text file")
+        if info.st_size > MAX_FILE_BYTES:
+            message = f"the file is {info.st_size:,} bytes; a bank file is at most {MAX_FILE_BYTES:,}"
+            return "", Flaw(0, (), message, "split it into several files")
+        data = path.read_bytes()
+    except OSError as exc:
+        return "", Flaw(0, (), f"cannot read the file: {exc.strerror or exc}", "a readable UTF-8 text file")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = len(data[line_start : exc.start].decode("utf-8", errors="replace")) + 1
+        message = f"column {column}: byte 0x{data[exc.start]:02x} is not UTF-8 text"
+        return "", Flaw(line, (), message, "save the file as UTF-8")
+
+
+def _alias_bomb(root: yaml.Node) -> Flaw | None:
+    """A flaw at the smallest node whose aliases expand past :data:`MAX_EXPANDED_NODES`, else None.
+
+    An alias is the same node object met again, so sizes are counted once per object (linear in the
+    file) and added up as the expansion would repeat them.
+    """
+    sizes: dict[int, int] = {}
+    found: list[tuple[yaml.Node, str]] = []
+    open_nodes: set[int] = set()
+
+    def size(node: yaml.Node) -> int:
+        if id(node) in open_nodes:  # an alias inside its own anchor: it expands for ever
+            found.append((node, "an alias (*name) here refers to the anchor that contains it"))
+            return MAX_EXPANDED_NODES + 1
+        known = sizes.get(id(node))
+        if known is not None:
+            return known
+        open_nodes.add(id(node))
+        total = 1
+        if isinstance(node, yaml.SequenceNode):
+            total += sum(size(item) for item in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            total += sum(size(key) + size(value) for key, value in node.value)
+        open_nodes.discard(id(node))
+        if total > MAX_EXPANDED_NODES and not found:
+            found.append((node, f"aliases (*name) here expand to over {MAX_EXPANDED_NODES:,} YAML nodes"))
+        sizes[id(node)] = total
+        return total
+
+    size(root)
+    if not found:
+        return None
+    node, message = found[0]
+    hint = "write the values out; an alias must not multiply the file (no anchors nested in anchors)"
+    return Flaw(_line(node), (), message, hint)
 
 
 def _line(node: yaml.Node) -> int:
@@ -95,6 +173,15 @@ def _structure_flaws(node: yaml.Node, path: tuple[PathPart, ...]) -> list[Flaw]:
             )
         )
         return flaws
+    if isinstance(node, yaml.ScalarNode) and _IMAGE.search(node.value):
+        flaws.append(
+            Flaw(
+                _line(node),
+                path,
+                "a Markdown image is not allowed: the browser would fetch it from wherever it points",
+                "describe the figure in words, or give a plain link: [title](https://...)",
+            )
+        )
     if isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             flaws += _structure_flaws(item, (*path, index))

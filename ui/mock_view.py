@@ -33,17 +33,20 @@ LAST_CALL = timedelta(seconds=60)
 
 
 @st.fragment(run_every="1s")
-def countdown(deadline: datetime, *, still_running: Callable[[], bool] = lambda: True) -> None:
+def countdown(
+    deadline: datetime, *, still_running: Callable[[], bool] = lambda: True, remind_to_save: bool = False
+) -> None:
     """The time left, redrawn every second from the session's clock; nothing else runs here.
 
     At zero, or once ``still_running`` says the mock ended elsewhere (another tab finished it),
     it asks for one full rerun: the page then shows the debrief. The server decides; this only draws.
+    With ``remind_to_save`` (a written answer on screen, saved only on a click) the last minute says so.
     """
     left = remaining(deadline=deadline, now=now())
     if not left or not still_running():
         st.rerun()
     st.metric("Time left", format_remaining(left))
-    if left <= LAST_CALL:
+    if remind_to_save and left <= LAST_CALL:
         st.warning(
             "Under a minute left. A written answer is kept only once saved: press **Save answer**.",
             icon=":material/timer:",
@@ -71,7 +74,7 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
             on_change=on_change,
         )
     elif problem.kind is Kind.RECALL:
-        label = "Your answer (you rate it against the key points at the debrief)"
+        label = "Your explanation (checked against the key points at the debrief)"
         st.text_area(label, value=previous, key=key, on_change=on_change)
         st.caption("Saved when you press **Save answer** or click outside the box (Ctrl+Enter too).")
     else:
@@ -95,7 +98,9 @@ def show_outcome(
         st.markdown(problem.prompt)
         yours, exact, spent = st.columns(3)
         yours.markdown(f"**Your answer**  \n{response_text(problem, outcome.response)}")
-        if problem.key_points:
+        if problem.key_points and (outcome.result is Result.AWAITING_RATING or outcome.explanation):
+            exact.markdown("**Key points**  \nChecked one by one below.")
+        elif problem.key_points:
             exact.markdown("**Key points**\n" + "\n".join(f"- {point}" for point in problem.key_points))
         else:
             exact.markdown(f"**Exact answer**  \n{exact_text(outcome)}")

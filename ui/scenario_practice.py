@@ -155,8 +155,8 @@ def submit_step(
 
 
 def scenario_order(bank: Bank) -> list[tuple[str, str]]:
-    """(scenario id, checklist item) pairs, easiest first: the practice queue's "Scenarios" choice."""
-    return [(s.id, s.checklist) for s in sorted(bank.scenarios, key=lambda s: s.difficulty)]
+    """(scenario id, checklist item) pairs, easiest first (then by id): the "Scenarios" choice's queue."""
+    return [(s.id, s.checklist) for s in sorted(bank.scenarios, key=lambda s: (s.difficulty, s.id))]
 
 
 def queue_scope(
@@ -169,6 +169,24 @@ def queue_scope(
     if item_filter == SCENARIOS:
         return scenario_order(bank), None
     return everything, item_filter
+
+
+def filter_keeps(bank: Bank, item_filter: str | None, template_id: str) -> bool:
+    """Whether the practice filter lets the problem of ``template_id`` stay on screen.
+
+    All items keep anything; "Scenarios" keeps scenarios; a checklist item keeps its own templates
+    and scenarios.
+    """
+    if item_filter is None:
+        return True
+    if bank.is_scenario(template_id):
+        return item_filter in (SCENARIOS, bank.scenario(template_id).checklist)
+    if item_filter == SCENARIOS:
+        return False
+    try:
+        return bank.get(template_id).checklist == item_filter
+    except KeyError:
+        return False
 
 
 def extra_scenario_id(bank: Bank, *, seed: int) -> str:

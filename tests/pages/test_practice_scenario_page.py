@@ -18,6 +18,7 @@ from question_bank import Bank, load_bank
 from question_bank.scenarios import generate_scenario
 from ui import state_keys as keys
 from ui.practice import Current
+from ui.scenario_practice import SCENARIOS
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -147,3 +148,28 @@ def test_a_recall_step_is_revealed_then_rated(tmp_path: Path, bank: Bank) -> Non
     stored = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}
     assert (stored[recall.step].response, stored[recall.step].status) == ("again", "incorrect")
     assert stored[recall.step].checklist_item == recall.checklist_item
+
+
+def test_the_scenarios_choice_serves_a_scenario_that_stays_while_answered(tmp_path: Path) -> None:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "p.db")
+    at.session_state[keys.CLOCK] = lambda: NOW
+    at.session_state[keys.RNG_SEED] = 7
+    at.run()
+    at.selectbox(key=keys.PRACTICE_FILTER_ITEM).set_value(SCENARIOS).run()
+    assert not at.exception
+    current = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
+    bank = load_bank()
+    assert bank.is_scenario(current.template_id)
+    scenario = generate_scenario(bank.scenario(current.template_id), current.seed)
+    first = scenario.steps[0]
+    answer_key = f"{keys.PRACTICE_STEP_ANSWER_PREFIX}{current.seed}_1"
+    if first.kind is Kind.NUMERIC:
+        at.text_input(key=answer_key).input(exact_response(first))
+    else:
+        at.radio(key=f"{keys.PRACTICE_STEP_CHOICE_PREFIX}{current.seed}_1").set_value(
+            int(exact_response(first))
+        )
+    at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
+    assert Current.from_dict(at.session_state[keys.PRACTICE_CURRENT]) == current, "the same draw stays"
+    assert at.button(key=keys.PRACTICE_STEP_NEXT), "step 1's feedback, then the way to step 2"
