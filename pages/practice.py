@@ -7,6 +7,7 @@ from functools import partial
 import streamlit as st
 
 from grader import VerdictStatus
+from grader.hints import box_label
 from grader.problem import Kind
 from progress import StoreError
 from progress.scheduling import due_queue, next_due, streak
@@ -238,7 +239,7 @@ verdict = st.session_state.get(keys.PRACTICE_VERDICT)
 if problem.kind is Kind.NUMERIC and verdict is None:
     with st.form(key="practice_form", enter_to_submit=True, border=False):
         st.text_input(
-            f"Your answer (a bare number is read in {problem.unit or 'plain numbers'})",
+            box_label(problem),
             key=keys.PRACTICE_ANSWER,
             placeholder=f"e.g. 12.5 {problem.unit}".strip(),
         )
