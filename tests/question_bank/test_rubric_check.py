@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from pydantic import ValidationError
 
 from grader import Kind, check_explanation
 from question_bank import generate, load_bank
 from question_bank.rubric_check import OFF_TOPIC, explanation_issue
+from question_bank.schema import KeyPoint
 
 BANK = load_bank(include_shipped=True)
 RECALL = [t for t in BANK.templates if t.kind == "recall"]
@@ -45,3 +47,26 @@ def test_a_rubric_missing_its_own_answer_is_reported() -> None:
     broken = replace(problem, model_answer="Fused kernels are faster.")
     issue = explanation_issue(broken)
     assert issue is not None and "misses key point" in issue[0]
+
+
+def test_a_bare_number_in_yaml_is_a_phrase_matched_by_value() -> None:
+    spec = KeyPoint.model_validate({"point": "about 200", "concepts": [[200, "ridge"]], "need": 1})
+    assert spec.concepts == [["200", "ridge"]]
+    rubric = spec.to_rubric()
+    assert rubric.required == 1 and rubric.concepts == (("200", "ridge"),)
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"point": "p", "concepts": [["a"]], "need": 2}, "need (2) is more than the 1 concepts"),
+        ({"point": "p", "concepts": []}, "at least 1 item"),
+        ({"point": "p", "concepts": [[]]}, "at least 1 item"),
+        ({"point": "p", "concepts": [[True]]}, "expected a phrase"),
+        ({"point": "p", "concepts": [["a"]], "colour": "red"}, "Extra inputs are not permitted"),
+    ],
+)
+def test_rubric_schema_refuses_bad_shapes(raw: dict[str, object], message: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        KeyPoint.model_validate(raw)
+    assert message in str(caught.value)
