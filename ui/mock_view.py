@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 import pandas as pd
 import streamlit as st
 
+from grader.hints import box_label
 from grader.problem import Kind, Problem
 from progress.mock_debrief import Answer, Debrief, Outcome, Result, response_text
 from progress.mock_scorecard import item_verdict, minutes_seconds, result_word
@@ -78,7 +79,7 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
         st.text_area(label, value=previous, key=key, on_change=on_change)
         st.caption("Saved when you press **Save answer** or click outside the box (Ctrl+Enter too).")
     else:
-        label = f"Your answer (a bare number is read in {problem.unit or 'plain numbers'})"
+        label = box_label(problem)
         st.text_input(label, value=previous, key=key, on_change=on_change, live=AUTOSAVE_PAUSE)
         st.caption("Saved as you type.")
 
