@@ -26,10 +26,8 @@ from grader.units import (
     base_units,
     dimensionality,
     display_units,
-    format_display,
     format_quantity,
     si_per_display,
-    to_display,
     unit_symbol,
 )
 
@@ -223,13 +221,12 @@ def unit_left_off(
     if factor == 1 or not within(value_si / factor, band(answer_si, tolerance, unit)):
         return None
     base = unit_symbol(base_units(unit))
-    read = format_display(to_display(value_si, unit), unit)
-    meant = f"in {base} it would be right. Type the unit: `{bare} {base}`"
+    meant = f"`{bare}` is right in {base}. Next time type the unit: `{bare} {base}`"
     if not base:  # a percentage question answered with a fraction
-        meant = f"as a fraction it would be right. Type `{format_quantity(value_si / factor, unit)}`"
-    return SlipValue(
-        "unit-left-off", value_si, f"A bare number is read in {unit}, so `{bare}` is {read}; {meant}."
-    )
+        meant = (
+            f"`{bare}` is right as a fraction. Next time type `{format_quantity(value_si / factor, unit)}`"
+        )
+    return SlipValue("unit-left-off", value_si, f"A bare number is read in {unit}, but {meant}.")
 
 
 def diagnose(

@@ -14,7 +14,7 @@ import re
 
 from grader.choosing import option_named
 from grader.derivation import Step
-from grader.diagnosis import band, diagnose, within
+from grader.diagnosis import band, diagnose, unit_left_off, within
 from grader.errors import GradingError, WrongDimensionError
 from grader.hints import answer_hint
 from grader.parsing import parse_quantity
@@ -103,13 +103,29 @@ def _grade_quantity(
         return Verdict(
             status=VerdictStatus.CORRECT, score=1.0, message=message, accepted_as=other.name, **common
         )
+    bare = None if shown else echo.strip("`")
+    if (
+        bare is not None
+        and (
+            meant := unit_left_off(
+                parsed.value_si, answer_si=answer_si, unit=unit, tolerance=tolerance, bare=bare
+            )
+        )
+        is not None
+    ):
+        # A bare number right in the base unit the question asks about (bytes, FLOPs, seconds) is never
+        # counted wrong: it is read in the display unit only because most people answer in that one.
+        exact_text = format_display(exact, unit)
+        message = f"**Correct.** {meant.diagnosis} It counts; the exact answer is **{exact_text}**."
+        return Verdict(
+            status=VerdictStatus.CORRECT, score=1.0, message=message, accepted_as=meant.name, **common
+        )
     answered = f"You answered {echo} = {yours}" if shown and not same else f"You answered {yours}"
     also = ", or " + ", ".join(format_quantity(a.value, unit) for a in accepted) if accepted else ""
     summary = (
         f"{answered}; the exact answer is **{format_display(exact, unit)}** "
         f"(accepted: {format_number(low)} to {format_display(high, unit)}{also})."
     )
-    bare = None if shown else echo.strip("`")
     slip = diagnose(
         parsed.value_si,
         answer_si=answer_si,

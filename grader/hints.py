@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from grader.errors import GradingError, WrongDimensionError
-from grader.units import describe_units, dimension_name
+from grader.problem import Problem
+from grader.units import base_units, describe_units, dimension_name, unit_symbol
 
 if TYPE_CHECKING:
     import pint
@@ -82,3 +83,28 @@ def wrong_dimension(found_units: pint.Unit, unit: str, typed_words: list[str]) -
     return WrongDimensionError(
         f"That is {found}, but the question asks for {wanted}.", hint, found=found, expected=wanted
     )
+
+
+def box_label(problem: Problem) -> str:
+    """The label of a numeric answer box: what to type, and the unit a bare number is read in.
+
+    A question whose display unit carries a prefix also takes a bare number in its base unit
+    (bytes for a KiB question), so the label says both; a two-part question asks for both parts.
+    """
+    unit = problem.unit.strip()
+    if not unit:
+        reading = "a number"
+    else:
+        try:
+            base = unit_symbol(base_units(unit))
+        except GradingError:
+            base = unit
+        reading = f"a bare number is read in {unit}"
+        if base and base != unit:
+            reading += f", or in {base} when that is the right figure"
+    part = problem.choice_part
+    if part is not None:
+        example = f"12 {unit}".strip()
+        figure = f"the figure, then the {part.asks}, like `{example}, {part.options[0]}`"
+        return f"Your answer: {figure} ({reading})"
+    return f"Your answer ({reading})"

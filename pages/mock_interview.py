@@ -7,6 +7,7 @@ from functools import partial
 
 import streamlit as st
 
+from grader.problem import Kind
 from progress import Store, StoreError
 from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
 from progress.mock_scorecard import problem_title
@@ -324,9 +325,13 @@ def _running(session: MockSession) -> None:
     head.subheader(f"Mock #{session.id}: problem {position + 1} of {len(problems)}")
     answered = [str(p + 1) for p in sorted(stored) if stored[p].response.strip()]
     head.caption("Answered: " + (", ".join(answered) if answered else "none yet"))
-    with clock:
-        countdown(session.deadline, still_running=partial(_still_running, session.id))
     problem = problems[position]
+    with clock:
+        countdown(
+            session.deadline,
+            still_running=partial(_still_running, session.id),
+            remind_to_save=getattr(problem, "kind", None) is Kind.RECALL,
+        )
     if isinstance(problem, ProblemUnavailableError):
         unavailable_problem(problem)
     else:
@@ -381,10 +386,11 @@ def _debrief(session: MockSession) -> None:
     titles = item_titles()
     finished_at = session.mock.finished_at or session.deadline
     used_s = (finished_at - session.mock.started_at).total_seconds()
-    score, correct, used = st.columns(3)
-    score.metric("Score" if result.final else "Score so far", f"{result.score:.0%}")
-    correct.metric("Correct", f"{result.n_correct} of {len(problems)}")
-    used.metric("Time used", f"{used_s / 60:.1f} of {session.config.duration_s / 60:g} min")
+    with st.container(horizontal=True, gap="large"):  # one row that wraps, not three stacked on a phone
+        st.metric("Score" if result.final else "Score so far", f"{result.score:.0%}", width="content")
+        st.metric("Correct", f"{result.n_correct} of {len(problems)}", width="content")
+        used = f"{used_s / 60:.1f} of {session.config.duration_s / 60:g} min"
+        st.metric("Time used", used, width="content")
     if not result.final:
         st.info(
             "Rate your recall answers against their key points below; the score is final once all are rated."

@@ -7,6 +7,7 @@ from functools import partial
 import streamlit as st
 
 from grader import VerdictStatus
+from grader.hints import box_label
 from grader.problem import Kind
 from progress import StoreError
 from progress.scheduling import due_queue, next_due, streak
@@ -23,8 +24,8 @@ from ui.explanation_view import (
     show_practice_checks,
 )
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
-from ui.practice_address import EXTRA_PARAM, from_query, to_query, variant_template_id
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
+from ui.practice_address import from_query, to_query, variant_template_id
 from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline, warm_up_chart_renderer
 from ui.scenario_practice import SCENARIOS, extra_scenario_id, filter_keeps, queue_scope, scenario_for
@@ -213,9 +214,12 @@ except (KeyError, GenerationError) as exc:
     _next()
     st.rerun()
 
-wanted = to_query(current)
+# The address names the problem until it is answered; a refresh after that moves on, so one problem is
+# never graded twice.
+wanted = {} if keys.PRACTICE_VERDICT in st.session_state else to_query(current)
 if {name: st.query_params.get(name) for name in ADDRESS_PARAMS} != {n: wanted.get(n) for n in ADDRESS_PARAMS}:
-    st.query_params.pop(EXTRA_PARAM, None)
+    for name in ADDRESS_PARAMS:
+        st.query_params.pop(name, None)
     st.query_params.update(wanted)
 
 skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
@@ -238,7 +242,7 @@ verdict = st.session_state.get(keys.PRACTICE_VERDICT)
 if problem.kind is Kind.NUMERIC and verdict is None:
     with st.form(key="practice_form", enter_to_submit=True, border=False):
         st.text_input(
-            f"Your answer (a bare number is read in {problem.unit or 'plain numbers'})",
+            box_label(problem),
             key=keys.PRACTICE_ANSWER,
             placeholder=f"e.g. 12.5 {problem.unit}".strip(),
         )

@@ -11,7 +11,7 @@ from os import PathLike
 from pathlib import Path
 
 from progress.attempt import COLUMNS, Attempt
-from progress.store import Store
+from progress.snapshot import read_only_copy
 
 
 class ExportFormat(StrEnum):
@@ -26,8 +26,26 @@ def attempts_json(attempts: Iterable[Attempt]) -> str:
     return json.dumps([attempt.to_dict() for attempt in attempts], indent=2) + "\n"
 
 
+# A text cell starting with one of these is read as a formula by spreadsheets (=HYPERLINK(...) and
+# the like); a tab too, since some programs strip it and read what follows.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """``value`` as a CSV cell: text that a spreadsheet would run as a formula gets a leading ``'``.
+
+    Only text is escaped: a number (a negative one too) stays a number.
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def attempts_csv(attempts: Iterable[Attempt]) -> str:
-    """A header line, then one row per attempt; ``params`` as JSON text, missing values empty."""
+    """A header line, then one row per attempt; ``params`` as JSON text, missing values empty.
+
+    Text cells that a spreadsheet would read as a formula are escaped (:func:`spreadsheet_safe`).
+    """
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
@@ -35,16 +53,24 @@ def attempts_csv(attempts: Iterable[Attempt]) -> str:
         row: dict[str, object] = dict(attempt.to_dict())
         row["params"] = attempt.params_json()
         row["explanation"] = attempt.explanation_json()
-        writer.writerow(row)
+        writer.writerow({name: spreadsheet_safe(value) for name, value in row.items()})
     return buffer.getvalue()
 
 
 def export_attempts(path: str | PathLike[str], export_format: ExportFormat | str) -> str:
     """Every attempt in the database at ``path``, oldest first, as text in ``export_format``.
 
-    A database that does not exist yet exports as empty and is not created.
+    The file is only read, from an in-memory copy (:mod:`progress.snapshot`): a database that does not
+    exist yet, or is empty, exports as empty and is neither created nor written; one on read-only
+    media exports too.
     """
     export_format = ExportFormat(export_format)
-    path = Path(path).expanduser()
-    attempts = Store(path).attempts() if path.exists() else []
+    copy = read_only_copy(Path(path).expanduser())
+    attempts: list[Attempt] = []
+    if copy is not None:
+        try:
+            rows = copy.execute("SELECT * FROM attempts ORDER BY created_at, id")
+            attempts = [Attempt.from_row(row) for row in rows]
+        finally:
+            copy.close()
     return attempts_json(attempts) if export_format is ExportFormat.JSON else attempts_csv(attempts)

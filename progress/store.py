@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
-import stat
 import threading
 import time
 import urllib.parse
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from progress.attempt import COLUMNS, Attempt, Mode
+from progress.db_file import FileState, file_state
 from progress.errors import (
     CorruptDatabaseError,
     DatabaseAccessError,
@@ -40,8 +40,6 @@ from progress.settings import Settings, load_settings, save_settings
 from progress.utc import Clock, as_utc, system_clock, to_iso
 
 _T = TypeVar("_T")
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-_HEADER_BYTES = 100
 # Primary result codes (the low byte of the extended code), from sqlite3.h.
 _CORRUPT_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
 _ACCESS_CODES = frozenset({3, 8, 14, 23})  # SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_AUTH
@@ -223,38 +221,17 @@ class Store:
     def _check_file(self) -> None:
         """Refuse a path that SQLite must not touch, before SQLite opens it."""
         path = self.path
-        try:
-            mode = os.stat(path).st_mode
-        except (FileNotFoundError, NotADirectoryError):
+        state = file_state(path)
+        if state is FileState.MISSING:
             if self._was_used():
-                raise VanishedDatabaseError(path, emptied=False) from None
+                raise VanishedDatabaseError(path, emptied=False)
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise DatabaseAccessError(path, f"cannot create its folder ({exc.strerror})") from exc
-            return
-        except OSError as exc:
-            raise DatabaseAccessError(path, exc.strerror or str(exc)) from exc
-        if stat.S_ISDIR(mode):
-            raise DatabaseAccessError(path, "it is a folder, not a file")
-        if not stat.S_ISREG(mode):
-            # Opening a FIFO blocks for ever; a device such as /dev/null swallows every write.
-            raise DatabaseAccessError(
-                path, "it is not a regular file (a FIFO, a device such as /dev/null, or a socket)"
-            )
-        try:
-            with path.open("rb") as file:
-                header = file.read(_HEADER_BYTES)
-        except OSError as exc:
-            raise DatabaseAccessError(path, exc.strerror or str(exc)) from exc
-        if not header:
-            if self._was_used():
-                raise VanishedDatabaseError(path, emptied=True)
-            return  # an empty file at a first run is an empty database
-        if not header.startswith(_SQLITE_MAGIC):
-            raise CorruptDatabaseError(path, "it is not an SQLite database")
-        if len(header) < _HEADER_BYTES:
-            raise CorruptDatabaseError(path, "it is cut short (no complete SQLite header)")
+        elif state is FileState.EMPTY and self._was_used():
+            raise VanishedDatabaseError(path, emptied=True)
+        # An empty file at a first run is an empty database.
 
     def _prepare(self) -> None:
         """Check the schema version, switch to WAL and apply pending migrations, in that order."""

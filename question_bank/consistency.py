@@ -51,6 +51,8 @@ _QUESTION = re.compile(r"[^.?!]*\?")
 _ROUGH_WORDS = re.compile(r"\b(?:about|roughly|estimate|ballpark|approximately)\b", re.IGNORECASE)
 
 SCENARIO = "scenario"
+#: In an explanation or a slip's diagnosis, ``{answer|unit}`` shows the exact answer of the draw.
+ANSWER = "answer"
 
 
 @dataclass
@@ -381,24 +383,35 @@ class _Checker:
                     )
 
     def _placeholders(self) -> None:
+        """Placeholders in the prompt and, for a numeric template, its explanation and slips' diagnoses.
+
+        All are rendered from the draw; an explanation or diagnosis may also show ``{answer|unit}``.
+        """
         t = self.template
         has_scenario = isinstance(t, ChoiceTemplate) and t.scenarios is not None
-        for placeholder in parse(t.prompt):
-            line = self.report.text_line(("prompt",), t.prompt, placeholder.offset)
-            if isinstance(placeholder, BadPlaceholder):
-                self.report(
-                    ("prompt",), f"{placeholder.source!r} is not a placeholder", GRAMMAR_HINT, line=line
-                )
-                continue
-            if placeholder.name == SCENARIO and has_scenario:
-                if placeholder.field or placeholder.unit:
-                    self.report(("prompt",), "write the scenario as {scenario}", "{scenario}", line=line)
-                continue
-            ref = placeholder.name + (f".{placeholder.field}" if placeholder.field else "")
-            label = f"placeholder {placeholder.source}: "
-            self._reference(("prompt",), ref, later=(), whole_ok=True, line=line, label=label)
-            if placeholder.unit is not None:
-                self._unit(("prompt",), placeholder.unit, line=line)
+        texts: list[tuple[tuple[PathPart, ...], str]] = [(("prompt",), t.prompt)]
+        if isinstance(t, NumericTemplate):
+            texts.append((("explanation",), t.explanation))
+            texts += [(("slips", i, "diagnosis"), slip.diagnosis) for i, slip in enumerate(t.slips)]
+        for path, text in texts:
+            for placeholder in parse(text):
+                line = self.report.text_line(path, text, placeholder.offset)
+                if isinstance(placeholder, BadPlaceholder):
+                    self.report(path, f"{placeholder.source!r} is not a placeholder", GRAMMAR_HINT, line=line)
+                    continue
+                if placeholder.name == SCENARIO and has_scenario and path == ("prompt",):
+                    if placeholder.field or placeholder.unit:
+                        self.report(path, "write the scenario as {scenario}", "{scenario}", line=line)
+                    continue
+                if placeholder.name == ANSWER and isinstance(t, NumericTemplate) and path != ("prompt",):
+                    if placeholder.unit is not None:
+                        self._unit(path, placeholder.unit, line=line)
+                    continue
+                ref = placeholder.name + (f".{placeholder.field}" if placeholder.field else "")
+                label = f"placeholder {placeholder.source}: "
+                self._reference(path, ref, later=(), whole_ok=True, line=line, label=label)
+                if placeholder.unit is not None:
+                    self._unit(path, placeholder.unit, line=line)
 
     def _unit(self, path: tuple[PathPart, ...], unit: str, *, line: int = 0) -> None:
         if not unit:

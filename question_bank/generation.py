@@ -84,14 +84,21 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
     def value_of(placeholder: Placeholder) -> str:
         if placeholder.name == "scenario" and scenario_text:
             return scenario_text
+        if placeholder.name == "answer" and answer is not None and placeholder.name not in values:
+            return format_value(answer, placeholder.unit)
         value = values[placeholder.name]
         if placeholder.field is not None:
             value = getattr(value, placeholder.field)
         return format_value(value, placeholder.unit)
 
     prompt = render(template.prompt, value_of)
+    # Explanations and diagnoses are rendered from the same draw, so they never quote another case.
     if isinstance(template, NumericTemplate):
+        fields["explanation"] = render(fields["explanation"], value_of)
         prompt = f"{prompt.rstrip()}\n\n*{tolerance_note(template.answer)}*"
+        fields["slips"] = tuple(
+            SlipValue(s.name, s.value, render(s.diagnosis, value_of)) for s in fields["slips"]
+        )
     return Problem(
         template_id=template.id,
         checklist_item=template.checklist,
@@ -165,7 +172,7 @@ def _draw_until_valid(
                     values[name], shown[name] = _draw(spec, values, rng, catalog)
             else:
                 values[name], shown[name] = _draw(spec, values, rng, catalog)
-        if all(resolve(r.lhs, values) < resolve(r.rhs, values) for r in template.require):
+        if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in template.require):
             return values, shown
     raise GenerationError(f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list")
 

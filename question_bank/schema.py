@@ -202,10 +202,21 @@ _PARAM_MODELS: dict[str, type[Strict]] = {
 
 
 class Requirement(Strict):
-    """A condition every draw must meet, ``lhs < rhs``; draws that fail it are drawn again."""
+    """A condition every draw must meet; draws that fail it are drawn again.
+
+    ``lhs < rhs``; or, with ``apart`` (a factor above 1), the larger of the two at least ``apart``
+    times the smaller, so that a "which is bigger" question never draws a near tie.
+    """
 
     lhs: Binding
     rhs: Binding
+    apart: float | None = Field(default=None, gt=1)
+
+    def met(self, lhs: float, rhs: float) -> bool:
+        if self.apart is None:
+            return lhs < rhs
+        low, high = sorted((abs(lhs), abs(rhs)))
+        return high >= self.apart * low
 
 
 # --- answers and slips -----------------------------------------------------------------------

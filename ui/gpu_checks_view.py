@@ -153,8 +153,12 @@ def answers(found: list[Finding], titles: Mapping[str, str]) -> None:
 def comparisons(report: RunReport, doubts: Doubts) -> None:
     """Predicted against measured, one short block per row (readable on a phone)."""
     st.subheader("Predicted vs measured")
+    rows = report.comparisons()
+    if not rows:
+        st.caption("Nothing to compare: a prediction needs the bandwidth and matmul probes to have finished.")
+        return
     lines = []
-    for c in report.comparisons():
+    for c in rows:
         found = doubts_of(doubts, c.depends)
         ratio = f"**{c.ratio:.2g}×**" if c.ratio is not None and not found else "ratio not trusted"
         if c.ratio is None:

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 import pandas as pd
 import streamlit as st
 
+from grader.hints import box_label
 from grader.problem import Kind, Problem
 from progress.mock_debrief import Answer, Debrief, Outcome, Result, response_text
 from progress.mock_scorecard import item_verdict, minutes_seconds, result_word
@@ -33,17 +34,20 @@ LAST_CALL = timedelta(seconds=60)
 
 
 @st.fragment(run_every="1s")
-def countdown(deadline: datetime, *, still_running: Callable[[], bool] = lambda: True) -> None:
+def countdown(
+    deadline: datetime, *, still_running: Callable[[], bool] = lambda: True, remind_to_save: bool = False
+) -> None:
     """The time left, redrawn every second from the session's clock; nothing else runs here.
 
     At zero, or once ``still_running`` says the mock ended elsewhere (another tab finished it),
     it asks for one full rerun: the page then shows the debrief. The server decides; this only draws.
+    With ``remind_to_save`` (a written answer on screen, saved only on a click) the last minute says so.
     """
     left = remaining(deadline=deadline, now=now())
     if not left or not still_running():
         st.rerun()
     st.metric("Time left", format_remaining(left))
-    if left <= LAST_CALL:
+    if remind_to_save and left <= LAST_CALL:
         st.warning(
             "Under a minute left. A written answer is kept only once saved: press **Save answer**.",
             icon=":material/timer:",
@@ -75,7 +79,7 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
         st.text_area(label, value=previous, key=key, on_change=on_change)
         st.caption("Saved when you press **Save answer** or click outside the box (Ctrl+Enter too).")
     else:
-        label = f"Your answer (a bare number is read in {problem.unit or 'plain numbers'})"
+        label = box_label(problem)
         st.text_input(label, value=previous, key=key, on_change=on_change, live=AUTOSAVE_PAUSE)
         st.caption("Saved as you type.")
 

@@ -265,26 +265,28 @@ def test_answers_as_engineers_type_them_grade_correct(response: str, expected_si
         ("3.35e12", "TB/s", "`3.35e12 B/s`"),
     ],
 )
-def test_a_bare_number_right_in_the_base_unit_is_named_unit_left_off(
+def test_a_bare_number_right_in_the_base_unit_is_never_counted_wrong(
     response: str, unit: str, suggestion: str
 ) -> None:
     expected = float(response)
     verdict = check_numeric(response, expected=expected, unit=unit, rel_tol=0.03)
-    assert verdict.status is VerdictStatus.INCORRECT
-    assert verdict.diagnosis == "unit-left-off"
-    assert suggestion in verdict.diagnosis_text
+    assert verdict.status is VerdictStatus.CORRECT
+    assert verdict.accepted_as == "unit-left-off"
+    assert suggestion in verdict.message
 
 
-def test_a_bare_fraction_on_a_percentage_question_suggests_the_percentage() -> None:
+def test_a_bare_fraction_on_a_percentage_question_counts_and_suggests_the_percentage() -> None:
     verdict = check_numeric("0.5", expected=0.5, unit="%", rel_tol=0.01)
-    assert verdict.diagnosis == "unit-left-off"
-    assert "Type `50%`" in verdict.diagnosis_text
+    assert verdict.correct and verdict.accepted_as == "unit-left-off"
+    assert "Next time type `50%`" in verdict.message
 
 
-def test_a_declared_slip_is_named_before_unit_left_off() -> None:
-    # The answer is 800 B; "800" typed bare is read as 800 KiB. A declared slip of that value wins.
-    slip = SlipValue("bytes-not-kib", 800 * 1024, "Declared.")
-    assert grade(numeric(answer=800, unit="KiB", slips=(slip,)), "800").diagnosis == "bytes-not-kib"
+def test_a_bare_number_of_bytes_on_a_kib_question_that_asks_how_many_bytes_is_right() -> None:
+    # The answer is 819,200 B shown in KiB; "819200" (or the arithmetic that makes it) is right in bytes.
+    for response in ("819200", "2*40*40*128*2"):
+        verdict = grade(numeric(), response)
+        assert verdict.correct, verdict.message
+        assert "right in B" in verdict.message
 
 
 @pytest.mark.parametrize(

@@ -347,3 +347,21 @@ def test_the_scorecard_stands_alone_with_times_in_the_users_zone(db: Path, clock
     assert f"- **Exact answer:** {format_quantity(problem.answer or 0, problem.unit)}" in scorecard
     assert "| Decode step time | max(memory time, compute time) | max(" in scorecard  # the derivation
     assert at.dataframe[-1].value["started"].tolist() == ["2026-11-29 17:00 CET"]
+
+
+@pytest.mark.parametrize(("kind", "reminded"), [("recall", True), ("numeric", False)])
+def test_the_last_minute_reminds_to_save_a_written_answer(
+    db: Path, clock: FakeClock, kind: str, reminded: bool
+) -> None:
+    template = next(t for t in load_bank().templates if t.kind == kind)
+    config = MockConfig.from_minutes(duration_min=2, n_problems=1)
+    session = start(Store(db), config=config, problems=[ProblemRef(template.id, 1)], now=T0)
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = clock
+    at.query_params[keys.MOCK_QUERY_PARAM] = str(session.id)
+    at.run()
+    assert not any("Under a minute left" in w.value for w in at.warning)  # two minutes left
+    clock.now += timedelta(seconds=65)
+    at.run()
+    assert any("Under a minute left" in w.value for w in at.warning) is reminded

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -76,3 +77,15 @@ def run_in_threads(work: Callable[[], object], *, count: int) -> list[BaseExcept
     for thread in threads:
         thread.join()
     return errors
+
+
+def schema_file(path: Path, *, version: int) -> sqlite3.Connection:
+    """A database at ``path`` with the schema as it was at ``version``; an open autocommit connection."""
+    from progress.migrations import MIGRATIONS
+
+    conn = sqlite3.connect(path, isolation_level=None)
+    for migration in MIGRATIONS[:version]:
+        for statement in migration.statements:
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {int(version)}")
+    return conn

@@ -15,8 +15,9 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from store_kit import schema_file
+
 from progress import Store
-from progress.migrations import MIGRATIONS
 from progress.mock_config import MockConfig, ProblemRef
 from progress.mock_session import finish, start, submit
 from progress.mocks import MockStatus, list_mocks, mock_answers
@@ -144,12 +145,8 @@ def test_no_answer_lands_after_finish_returned(tmp_path: Path) -> None:
 def test_an_older_file_with_two_running_mocks_keeps_the_newest_running(tmp_path: Path) -> None:
     # The race could already have left two running mocks in a file: upgrading must still work.
     path = tmp_path / "progress.db"
-    conn = sqlite3.connect(path, isolation_level=None)
+    conn = schema_file(path, version=2)  # before one running mock was enforced
     try:
-        for migration in MIGRATIONS[:2]:  # the schema as it was before one running mock was enforced
-            for statement in migration.statements:
-                conn.execute(statement)
-        conn.execute("PRAGMA user_version = 2")
         for started, deadline in (("09:00", "09:30"), ("09:10", "09:40")):
             conn.execute(
                 "INSERT INTO mocks (created_at, started_at, deadline, duration_s, config, problems, status) "
