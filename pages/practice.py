@@ -194,6 +194,7 @@ if keys.PRACTICE_CURRENT not in st.session_state:
 
 current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
 if bank.is_scenario(current.template_id):
+    st.query_params.update(to_query(current))  # a refresh comes back to the same draw (at step 1)
     show_scenario(
         store,
         scenario_for(bank, current.template_id, current.seed),
