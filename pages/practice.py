@@ -193,17 +193,17 @@ if keys.PRACTICE_CURRENT not in st.session_state:
     st.stop()
 
 current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
-if bank.is_scenario(current.template_id):
-    show_scenario(
-        store,
-        scenario_for(bank, current.template_id, current.seed),
-        scheduled=current.scheduled,
-        caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
-        on_next=_next,
-        on_variant=partial(_start, current.template_id, scheduled=False),
-    )
-    st.stop()
 try:
+    if bank.is_scenario(current.template_id):
+        show_scenario(
+            store,
+            scenario_for(bank, current.template_id, current.seed),
+            scheduled=current.scheduled,
+            caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
+            on_next=_next,
+            on_variant=partial(_start, current.template_id, scheduled=False),
+        )
+        st.stop()
     problem = problem_for(bank, current)
 except (KeyError, GenerationError) as exc:
     # The template left the bank since this tab chose it (a user folder changed), or this draw fails
