@@ -25,7 +25,8 @@ install: $(DEV_STAMP)
 run: $(RUN_STAMP)
 	@echo "Roofline Drill: open http://$(HOST):$(PORT)"
 	@$(PY) -c "from progress import default_db_path; print(f'Progress is saved in {default_db_path()}')"
-	$(VENV)/bin/streamlit run app.py --server.address $(HOST) --server.port $(PORT) \
+	@# ui.serve loads the packages and the question bank first, so the first visit is as quick as later ones.
+	$(PY) -m ui.serve app.py --server.address $(HOST) --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
 lint: $(DEV_STAMP)

@@ -54,9 +54,9 @@ TIMEOUT_MS = 60_000
 _WATCH = """([kind, expected, chart]) => {
   const drawn = {
     practice: () => [...document.querySelectorAll('button')].some(b => b.innerText.trim().startsWith('Next'))
-      && (!chart || [...document.querySelectorAll('[data-testid=stVegaLiteChart] canvas, '
-                                               + '[data-testid=stVegaLiteChart] svg')]
-                      .some(c => c.getBoundingClientRect().width > 0)),
+      && (!chart || [...document.querySelectorAll('[data-testid=stMain] [data-testid=stVegaLiteChart]')]
+                      .some(c => [...c.querySelectorAll('canvas, svg')]
+                                   .some(d => d.getBoundingClientRect().width > 0))),
     bare: () => [...document.querySelectorAll('[data-testid=stMarkdownContainer]')]
       .some(e => e.innerText.trim() === 'You typed: ' + expected),
   }[kind];
@@ -140,9 +140,22 @@ def make_due(path: Path, *, bank: Bank, template_id: str) -> None:
 
 
 @contextmanager
-def _server(tmp: Path, name: str, *, db: Path, root: Path, script: str = "app.py") -> Iterator[object]:
+def _server(
+    tmp: Path, name: str, *, db: Path, root: Path, script: str = "app.py", as_make_run: bool = False
+) -> Iterator[object]:
+    # As `make run` starts it (ui.serve, where the checkout has it), or as the browser tests do.
+    launcher = (
+        ("-m", "ui.serve")
+        if as_make_run and (root / "ui" / "serve.py").exists()
+        else ("-m", "streamlit", "run")
+    )
     server = E2E.start_server(
-        db_path=db, log_path=tmp / f"{name}.log", env={"DRILL_SEED": str(SEED)}, script=script, root=root
+        db_path=db,
+        log_path=tmp / f"{name}.log",
+        env={"DRILL_SEED": str(SEED)},
+        script=script,
+        root=root,
+        launcher=launcher,
     )
     try:
         yield server
@@ -243,7 +256,7 @@ def cold_start(browser: Browser, tmp: Path, *, bank: Bank, runs: int, root: Path
     ratios = []
     for run in range(runs):
         db = prepared_db(tmp / f"cold-{run}.db", bank=bank, template_id=TEMPLATES[0], n_answers=0)
-        with _server(tmp, f"cold-{run}", db=db, root=root) as app:
+        with _server(tmp, f"cold-{run}", db=db, root=root, as_make_run=True) as app:
             visits = []
             for _ in range(6):
                 page = browser.new_page()
@@ -265,6 +278,44 @@ def cold_start(browser: Browser, tmp: Path, *, bank: Bank, runs: int, root: Path
     )
 
 
+def _received_bytes(page: Page) -> list[int]:
+    """A one-element list that counts the bytes the page receives over its WebSockets from now on."""
+    received = [0]
+
+    def count(payload: str | bytes) -> None:
+        received[0] += len(payload)
+
+    page.on("websocket", lambda ws: ws.on("framereceived", count))
+    return received
+
+
+def readiness_visits(browser: Browser, tmp: Path, *, sizes: list[int], visits: int, root: Path) -> None:
+    """Warm visits to the readiness page (a new session each): time to the ten items, and bytes received."""
+    print("readiness: page opened → the ten items and the plan on screen (warm server)")
+    for n_answers in sizes:
+        db = tmp / f"readiness-{n_answers}.db"
+        fill(db, n_answers, template_ids_by_item())
+        with _server(tmp, f"readiness-{n_answers}", db=db, root=root) as app:
+            seconds, sizes_kb = [], []
+            for visit in range(visits + 1):
+                page = browser.new_page()
+                page.set_default_timeout(TIMEOUT_MS)
+                received = _received_bytes(page)
+                start = time.perf_counter()
+                page.goto(f"{app.url}/readiness")
+                page.get_by_text("Plan to the interview").wait_for()
+                page.get_by_text("Decode batch threshold").first.wait_for()
+                if visit:  # the first visit warms the server
+                    seconds.append(time.perf_counter() - start)
+                    page.wait_for_timeout(500)  # the last frames
+                    sizes_kb.append(received[0] / 1024)
+                page.close()
+        print(
+            f"  {n_answers:>7,} answers: {_ms(seconds)},"
+            f" received {statistics.median(sizes_kb):.0f} KB per visit"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=3, help="browser sessions per condition (default 3)")
@@ -280,6 +331,7 @@ def main() -> None:
         "--root", type=Path, default=ROOT, help="checkout whose app.py is served (default this one)"
     )
     parser.add_argument("--verbose", action="store_true", help="print every pair")
+    parser.add_argument("--readiness", type=int, default=0, metavar="N", help="also time N readiness visits")
     args = parser.parse_args()
     if args.sessions < 1 or args.answers < 1:
         parser.error("--sessions and --answers must be at least 1")
@@ -312,6 +364,8 @@ def main() -> None:
         print("every condition together:")
         ratio = _report("all answers", all_practice, all_bare) or 0.0
         print(f"goal: practice ≤ {GOAL_RATIO}x bare → {'met' if ratio <= GOAL_RATIO else 'NOT met'}")
+        if args.readiness:
+            readiness_visits(browser, tmp, sizes=args.sizes, visits=args.readiness, root=args.root)
         if args.cold:
             cold_start(browser, tmp, bank=bank, runs=args.cold, root=args.root)
         browser.close()

@@ -61,6 +61,18 @@ def derivation_markdown(steps: Sequence[Step], *, answer_unit: str = "") -> str:
     return "\n".join(rows)
 
 
+def derivation_lines(steps: Sequence[Step], *, answer_unit: str = "") -> str:
+    """The worked steps as a numbered Markdown list, one line each (``label = formula = numbers = result``):
+    unlike a four-column table, it wraps on a phone instead of running off the screen."""
+    binary = is_binary(answer_unit)
+    lines = []
+    for index, s in enumerate(steps):
+        substituted = to_binary(s.substituted) if binary else s.substituted
+        result = result_text(s, answer_unit=answer_unit, last=index == len(steps) - 1)
+        lines.append(f"{index + 1}. **{s.label}** = {s.formula} = {substituted} = **{result}**")
+    return "\n".join(lines)
+
+
 def _cell(text: str) -> str:
     # A bar would end the cell; the formulas never need one, but a user's bank might.
     return text.replace("|", "\\|")

@@ -38,8 +38,21 @@ _lock = threading.Lock()
 _frozen = False
 
 
+def load_long_lived() -> None:
+    """Import the pages' modules and load the bank and the presets (each is loaded once per process)."""
+    for name in MODULES:
+        importlib.import_module(name)
+    from question_bank import BankError, load_checklist, load_hardware
+    from ui import cached
+
+    load_hardware()
+    load_checklist()
+    with contextlib.suppress(BankError):  # a broken bank is reported by the page that needs it
+        cached.bank()
+
+
 def freeze_long_lived() -> bool:
-    """Load the modules, the bank and the presets, then freeze; later calls do nothing.
+    """Load what :func:`load_long_lived` loads, then freeze; later calls do nothing.
 
     Returns True on the call that froze. A bank that fails to load is left for the page to report
     (the freeze still happens, so a fixed bank loads on the next rerun as usual).
@@ -50,15 +63,7 @@ def freeze_long_lived() -> bool:
     with _lock:
         if _frozen:
             return False
-        for name in MODULES:
-            importlib.import_module(name)
-        from question_bank import BankError, load_checklist, load_hardware
-        from ui import cached
-
-        load_hardware()
-        load_checklist()
-        with contextlib.suppress(BankError):
-            cached.bank()
+        load_long_lived()
         gc.collect()  # what is already garbage is freed now, not kept forever
         gc.freeze()
         _frozen = True

@@ -9,7 +9,7 @@ import streamlit as st
 from grader import Verdict, VerdictStatus
 from grader.derivation import Step
 from grader.problem import Problem
-from ui.derivation_table import derivation_markdown
+from ui.derivation_table import derivation_lines
 
 
 def show_derivation(steps: Sequence[Step], *, expanded: bool = True, answer_unit: str = "") -> None:
@@ -17,8 +17,8 @@ def show_derivation(steps: Sequence[Step], *, expanded: bool = True, answer_unit
     if not steps:
         return
     with st.expander("Worked derivation", expanded=expanded):
-        # Markdown rather than a dataframe: the same table for a fraction of the render cost.
-        st.markdown(derivation_markdown(steps, answer_unit=answer_unit))
+        # A Markdown list rather than a table or dataframe: it wraps on a phone and renders fast.
+        st.markdown(derivation_lines(steps, answer_unit=answer_unit))
 
 
 def show_verdict(problem: Problem, verdict: Verdict) -> None:

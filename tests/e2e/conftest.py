@@ -70,15 +70,19 @@ def start_server(
     env: dict[str, str] | None = None,
     script: str = "app.py",
     root: Path = ROOT,
+    launcher: tuple[str, ...] = ("-m", "streamlit", "run"),
 ) -> AppServer:
-    """Start the app (or another ``script`` under ``root``) and wait until it answers (up to 60 s)."""
+    """Start the app (or another ``script`` under ``root``) and wait until it answers (up to 60 s).
+
+    ``launcher`` is what runs the script: ``streamlit run``, or ``("-m", "ui.serve")`` as ``make run`` does.
+    """
     port = port or _free_port()
     env = {**os.environ, **(env or {}), "DRILL_DB": str(db_path), "PYTHONUNBUFFERED": "1"}
     # The child keeps its own copy of the descriptor, so ours is closed right away.
     with log_path.open("ab") as log:
         process = subprocess.Popen(
             [
-                sys.executable, "-m", "streamlit", "run", script,
+                sys.executable, *launcher, script,
                 "--server.address", "127.0.0.1", "--server.port", str(port),
                 "--server.headless", "true", "--browser.gatherUsageStats", "false",
                 "--server.fileWatcherType", "none",

@@ -10,7 +10,7 @@ from grader import estimator as est
 from grader.derivation import qty, recording
 from question_bank import generate, load_bank
 from question_bank.rendering import format_value
-from ui.derivation_table import derivation_markdown
+from ui.derivation_table import derivation_lines, derivation_markdown
 
 # A run of seven or more digits (thousands separators allowed) or scientific notation: unreadable at a glance.
 _LONG_NUMBER = re.compile(r"\d(?:,?\d){6,}|\de[+-]?\d")
@@ -70,3 +70,14 @@ def test_no_derivation_of_the_bank_shows_a_long_or_scientific_number() -> None:
 
 def test_a_prompt_still_states_its_numbers_exactly() -> None:
     assert format_value(174_600_000_000, None) == "174,600,000,000"
+
+
+def test_on_screen_each_step_is_one_line_that_can_wrap() -> None:
+    with recording() as steps:
+        est.decode_step_time(n_params=13e9, bytes_per_param=2, mem_bandwidth=1.555e12, peak_flops=312e12)
+    lines = derivation_lines(steps, answer_unit="ms").splitlines()
+    assert len(lines) == len(steps)
+    assert lines[-1] == (
+        f"{len(steps)}. **Decode step time** = max(memory time, compute time) = "
+        "max(16.72 ms, 83.33 µs) = **16.72 ms**"
+    )
