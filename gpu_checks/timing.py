@@ -11,6 +11,7 @@ rule re-sorts every replicate after each block and can run for minutes.)
 
 from __future__ import annotations
 
+import functools
 import statistics
 import threading
 from collections.abc import Sequence
@@ -85,22 +86,40 @@ def measure(
     Times blocks for at least ``min_run_time_s`` seconds after warm-up; when that gave fewer than
     :data:`MIN_REPLICATES` blocks, times more blocks, for up to ``max_run_time_s`` seconds, until
     it has that many (always at least one more block). ``stop`` is checked after every block, so
-    a stop request ends a measurement within one block (raising :class:`ProbeStopped`) instead
-    of waiting for the whole sample.
+    a stop request ends a measurement before its next timed call or block, warm-up included
+    (raising :class:`ProbeStopped`), instead of waiting for the whole sample.
     """
-    from torch.utils.benchmark import Timer
-
-    def check_stop(_number: int, _seconds: float) -> None:
-        if stop is not None and stop.is_set():
-            raise ProbeStopped
-
-    check_stop(0, 0.0)
-    timer = Timer(stmt=stmt, globals=namespace, num_threads=num_threads)
-    first = timer.blocked_autorange(callback=check_stop, min_run_time=min_run_time_s)
+    if stop is not None and stop.is_set():
+        raise ProbeStopped
+    timer = _stoppable_timer_class()(stmt=stmt, globals=namespace, num_threads=num_threads)
+    timer.stop = stop
+    first = timer.blocked_autorange(min_run_time=min_run_time_s)
     times = list(first.times)
     if len(times) < MIN_REPLICATES:
         block_s = max(first.raw_times)
         extra_s = min(max_run_time_s, (MIN_REPLICATES - len(times)) * block_s)
-        more = timer.blocked_autorange(callback=check_stop, min_run_time=extra_s)
+        more = timer.blocked_autorange(min_run_time=extra_s)
         times += more.times
     return timing_from_times(times_s=times, number_per_block=first.number_per_run)
+
+
+@functools.cache
+def _stoppable_timer_class() -> type[Any]:
+    """``torch.utils.benchmark.Timer`` that looks at a stop flag before every timed block.
+
+    Every call the timer makes (the warm-up that sizes its blocks, then each block) goes through
+    ``Timer._timeit``; checking there, rather than in ``blocked_autorange``'s callback (which only
+    follows a finished block), spares a stop request the warm-up call of a slow statement. torch
+    is pinned in requirements.txt, so this private hook does not move under us.
+    """
+    from torch.utils.benchmark import Timer
+
+    class StoppableTimer(Timer):
+        stop: threading.Event | None = None
+
+        def _timeit(self, number: int) -> float:
+            if self.stop is not None and self.stop.is_set():
+                raise ProbeStopped
+            return float(super()._timeit(number))
+
+    return StoppableTimer

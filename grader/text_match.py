@@ -11,13 +11,16 @@ and compared by value within 10 %. A word of six letters or more also matches a 
 byte`` and ``memory-bound`` ~ ``memory bound``.
 
 A phrase matches consecutive words of one sentence, allowing one extra word between two of its
-words; it does not count when a negation (``not``, ``never``, ``isn't``...) comes in the three
+words but no clause break (a comma, colon, bracket, "and", "but", "while"...) the phrase does not have
+itself: "prefill is compute-bound and decode memory-bound" does not say "compute-bound decode". It
+does not count when a negation (``not``, ``never``, ``isn't``...) comes in the three
 words before it in the same sentence, or sits in a gap it skipped.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections.abc import Iterable
@@ -87,6 +90,9 @@ _NUMBER = (
 _TOKEN = re.compile(
     _NUMBER + r"|(?P<word>[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?)|(?P<per>/)|(?P<pct>%)|(?P<plus>\+)", re.UNICODE
 )
+# Where one clause ends and another begins; a phrase does not reach across one it does not contain.
+_CLAUSE_MARKS = re.compile(r"[,:()\[\]—–]")
+_CLAUSE_WORDS = frozenset(_words("and but while whilst whereas or so although though yet"))
 _ISE = re.compile(r"is(e|es|ed|ing|ation|ations)$")
 
 
@@ -99,6 +105,7 @@ class Token:
     start: int
     end: int
     sentence: int
+    clause: int = 0
 
     @property
     def negation(self) -> bool:
@@ -136,10 +143,13 @@ def tokens(text: str) -> list[Token]:
     """The text's tokens, filler words dropped, numbers read by value, multipliers folded in."""
     ends = sorted(m.start() for m in _SENTENCE_END.finditer(text))
     out: list[Token] = []
-    sentence = 0
+    sentence = clause = last_end = 0
     for m in _TOKEN.finditer(text):
         while sentence < len(ends) and ends[sentence] < m.start():
             sentence += 1
+        if _CLAUSE_MARKS.search(text, last_end, m.start()):
+            clause += 1
+        last_end = m.end()
         number: float | None = None
         if m.group("num") is not None:
             number = float(m.group("num").replace(",", ""))
@@ -155,10 +165,15 @@ def tokens(text: str) -> list[Token]:
             norm = "plus"
         else:
             raw = m.group("word").lower()
+            if raw in _CLAUSE_WORDS:
+                clause += 1
+                continue
             if raw in _MULTIPLIERS and out and out[-1].number is not None and out[-1].sentence == sentence:
                 last = out.pop()
                 out.append(
-                    Token("#", (last.number or 0.0) * _MULTIPLIERS[raw], last.start, m.end(), sentence)
+                    Token(
+                        "#", (last.number or 0.0) * _MULTIPLIERS[raw], last.start, m.end(), sentence, clause
+                    )
                 )
                 continue
             if raw in _NUMBER_WORDS:
@@ -167,7 +182,7 @@ def tokens(text: str) -> list[Token]:
                 norm = _normal_word(raw)
                 if norm in _STOPWORDS or raw in _STOPWORDS:
                     continue
-        out.append(Token(norm, number, m.start(), m.end(), sentence))
+        out.append(Token(norm, number, m.start(), m.end(), sentence, clause))
     return out
 
 
@@ -217,12 +232,15 @@ class Text:
             if not self._same(token, want[0]):
                 continue
             position, ok = begin, True
-            for word in want[1:]:
+            for previous, word in itertools.pairwise(want):
+                breaks = word.clause - previous.clause
                 step = next(
                     (
                         p
                         for p in range(position + 1, min(position + 2 + MAX_GAP, len(self.tokens)))
-                        if self.tokens[p].sentence == token.sentence and self._same(self.tokens[p], word)
+                        if self.tokens[p].sentence == token.sentence
+                        and self.tokens[p].clause - self.tokens[position].clause == breaks
+                        and self._same(self.tokens[p], word)
                     ),
                     None,
                 )

@@ -24,8 +24,8 @@ from ui.explanation_view import (
     show_practice_checks,
 )
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
-from ui.practice_address import EXTRA_PARAM, from_query, to_query, variant_template_id
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
+from ui.practice_address import from_query, to_query, variant_template_id
 from ui.render import show_verdict
 from ui.roofline_view import show_problem_roofline, warm_up_chart_renderer
 from ui.scenario_practice import SCENARIOS, extra_scenario_id, filter_keeps, queue_scope, scenario_for
@@ -194,6 +194,7 @@ if keys.PRACTICE_CURRENT not in st.session_state:
 
 current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
 if bank.is_scenario(current.template_id):
+    st.query_params.update(to_query(current))  # a refresh comes back to the same draw (at step 1)
     show_scenario(
         store,
         scenario_for(bank, current.template_id, current.seed),
@@ -214,9 +215,12 @@ except (KeyError, GenerationError) as exc:
     _next()
     st.rerun()
 
-wanted = to_query(current)
+# The address names the problem until it is answered; a refresh after that moves on, so one problem is
+# never graded twice.
+wanted = {} if keys.PRACTICE_VERDICT in st.session_state else to_query(current)
 if {name: st.query_params.get(name) for name in ADDRESS_PARAMS} != {n: wanted.get(n) for n in ADDRESS_PARAMS}:
-    st.query_params.pop(EXTRA_PARAM, None)
+    for name in ADDRESS_PARAMS:
+        st.query_params.pop(name, None)
     st.query_params.update(wanted)
 
 skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)

@@ -229,14 +229,14 @@ new_limit = int(
         help="How many questions Practice introduces each day, on top of the reviews due.",
     )
 )
-retention = retention_col.slider(
+retention_percent = retention_col.slider(
     "Recall to aim for",
-    min_value=0.70,
-    max_value=0.97,
-    step=0.01,
-    value=min(max(settings.desired_retention, 0.70), 0.97),
+    min_value=70,
+    max_value=97,
+    step=1,
+    value=min(max(round(settings.desired_retention * 100), 70), 97),
     key=keys.READY_DESIRED_RETENTION,
-    format="%.2f",
+    format="%d%%",
     help="The chance of remembering a card when it falls due: higher means more frequent reviews.",
 )
 if st.button("Save plan settings", key=keys.READY_SAVE_SETTINGS):
@@ -245,7 +245,7 @@ if st.button("Save plan settings", key=keys.READY_SAVE_SETTINGS):
         interview_date=interview,
         minutes_per_day=minutes,
         daily_new_limit=new_limit,
-        desired_retention=float(retention),
+        desired_retention=retention_percent / 100,
     )
     try:
         store.save_settings(settings)

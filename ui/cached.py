@@ -48,7 +48,7 @@ def bank_or_stop() -> Bank:
             icon=":material/warning:",
         ):
             st.markdown("Fix these and restart the app (`python -m question_bank validate` lists the same):")
-            st.code(message, language=None)
+            st.code(message, language=None, wrap_lines=True)
     return loaded
 
 

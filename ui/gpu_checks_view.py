@@ -24,9 +24,9 @@ from gpu_checks.table import (
     to_csv,
 )
 from ui import state_keys as keys
+from ui.practice_link import practice_button
 from ui.roofline_chart import roofline_chart
 
-PRACTICE_PAGE = "pages/practice.py"
 _PROBE_NAMES = {
     "bandwidth": "memory bandwidth",
     "matmul": "matmul roofline",
@@ -129,13 +129,7 @@ def headline(report: RunReport, doubts: Doubts) -> None:
 
 def _practice_button(check_id: str, titles: Mapping[str, str]) -> None:
     title = titles.get(check_id, check_id)
-    if st.button(
-        f"Practise: {title}",
-        key=keys.GPU_PRACTICE_PREFIX + check_id,
-        icon=":material/school:",
-    ):
-        st.session_state[keys.PRACTICE_FILTER_ITEM] = check_id
-        st.switch_page(PRACTICE_PAGE)
+    practice_button(check_id, f"Practise: {title}", key=keys.GPU_PRACTICE_PREFIX + check_id)
 
 
 def answers(found: list[Finding], titles: Mapping[str, str]) -> None:
@@ -153,8 +147,12 @@ def answers(found: list[Finding], titles: Mapping[str, str]) -> None:
 def comparisons(report: RunReport, doubts: Doubts) -> None:
     """Predicted against measured, one short block per row (readable on a phone)."""
     st.subheader("Predicted vs measured")
+    rows = report.comparisons()
+    if not rows:
+        st.caption("Nothing to compare: a prediction needs the bandwidth and matmul probes to have finished.")
+        return
     lines = []
-    for c in report.comparisons():
+    for c in rows:
         found = doubts_of(doubts, c.depends)
         ratio = f"**{c.ratio:.2g}×**" if c.ratio is not None and not found else "ratio not trusted"
         if c.ratio is None:

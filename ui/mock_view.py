@@ -124,7 +124,10 @@ def show_outcome(
             st.error(verdict.message, icon=":material/cancel:")
         if outcome.slip and verdict is not None and not outcome.correct:
             st.warning(f"**Slip: {outcome.slip}.** {verdict.diagnosis_text}", icon=":material/lightbulb:")
-        show_derivation(problem.derivation, expanded=False, answer_unit=problem.unit)
+        # A step right on the user's own earlier values shows the derivation those values entered.
+        carried = bool(getattr(outcome.verdict, "carried_from", ()))
+        steps = getattr(outcome.verdict, "derivation", problem.derivation) if carried else problem.derivation
+        show_derivation(steps, expanded=False, answer_unit=problem.unit)
         if problem.explanation:
             st.markdown(problem.explanation)
         if problem.references:

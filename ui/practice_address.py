@@ -29,7 +29,8 @@ def from_query(params: Mapping[str, str], bank: Bank, *, now: datetime) -> Curre
     """The problem a refreshed page showed, or None when the address names none the bank still has."""
     template_id = str(params.get(CARD_PARAM, ""))
     seed = str(params.get(SEED_PARAM, ""))
-    if not seed.isdigit() or len(seed) > 12 or template_id not in {t.id for t in bank.templates}:
+    known = template_id in {t.id for t in bank.templates} or bank.is_scenario(template_id)
+    if not seed.isdigit() or len(seed) > 12 or not known:
         return None
     return Current(template_id, int(seed), scheduled=params.get(EXTRA_PARAM) != "1", started_at=now)
 

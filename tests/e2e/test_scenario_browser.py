@@ -84,7 +84,7 @@ def test_a_scenario_walked_step_by_step_with_follow_through(
     server = start_app(db_path=db, env={"DRILL_SEED": str(FIRST_SEED)})
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.set_default_timeout(TIMEOUT_MS)
-    page.goto(f"{server.url}/practice")
+    page.goto(server.url)
     page.get_by_text("Done today").wait_for()
     page.get_by_label("Checklist item").click()
     page.get_by_role("option", name=re.compile("^Scenarios")).click()

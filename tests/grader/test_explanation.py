@@ -74,6 +74,7 @@ def _found(text: str, phrase: str) -> list[str]:
         ("3 × 10^12 B/s", "3e12"),
         ("13 billion weights", "13e9 weights"),
         ("fusion is therefore free", "fusion is free"),  # one extra word between
+        ("it caches K and V per head", "k and v"),  # a clause break the phrase has itself
     ],
 )
 def test_phrase_matches_other_ways_of_saying_it(text: str, phrase: str) -> None:
@@ -91,6 +92,8 @@ def test_phrase_matches_other_ways_of_saying_it(text: str, phrase: str) -> None:
         ("memory. Bound to happen", "memory bound"),  # across sentences
         ("fusion is, in the end, usually free", "fusion is free"),  # too far apart
         ("weights in fp16 on an A100", "16"),  # a name with digits is not a number
+        ("prefill is compute-bound and decode memory-bound", "compute-bound decode"),  # across "and"
+        ("prefill is compute-bound, decode memory-bound", "compute-bound decode"),  # across a comma
     ],
 )
 def test_phrase_does_not_match_negations_or_other_things(text: str, phrase: str) -> None:

@@ -205,16 +205,19 @@ def test_the_newest_run_is_shown_when_it_lands(tmp_path: Path) -> None:
 
 def test_a_stopped_run_says_what_it_got_through(tmp_path: Path) -> None:
     def stopped(report: RunReport) -> RunReport:
-        return replace(report, stopped=True, overhead=None, decode=(), fusion=None, elapsed_s=4.2)
+        return replace(
+            report, stopped=True, matmul=None, overhead=None, decode=(), fusion=None, elapsed_s=4.2
+        )
 
     at = page(tmp_path / "p.db", FakeRunner(report_of=stopped))
     at.button(key=keys.GPU_QUICK).click().run()
     assert not at.exception
     notice = " ".join(w.value for w in at.warning)
     assert "was stopped after 4.2 s" in notice
-    assert "It finished: memory bandwidth, matmul roofline" in notice
-    assert "Not finished: overhead floor, decode batch sweep, fusion" in notice
+    assert "It finished: memory bandwidth." in notice
+    assert "Not finished: matmul roofline, overhead floor, decode batch sweep, fusion" in notice
     assert at.metric[4].value == "10 GB/s"  # what it did measure is still shown
+    assert any("Nothing to compare" in caption.value for caption in at.caption)
 
 
 def test_a_knee_below_the_swept_range_is_not_shown_as_a_number(tmp_path: Path) -> None:

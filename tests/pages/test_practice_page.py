@@ -232,6 +232,16 @@ def test_a_refresh_keeps_the_problem_on_screen(tmp_path: Path) -> None:
     assert refreshed.markdown[0].value == at.markdown[0].value  # the same numbers in the prompt
 
 
+def test_once_answered_the_address_lets_a_refresh_move_on(tmp_path: Path, bank: Bank) -> None:
+    template_id = _first(bank, Kind.NUMERIC)
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    assert at.query_params["card"] == template_id
+    problem = generate(bank.get(template_id), 1)
+    at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer or 0, problem.unit))
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    assert "card" not in at.query_params  # graded once: a refresh now shows the next problem
+
+
 @pytest.mark.parametrize(
     ("template_id", "offered"),
     [("kv-cache-formula-recall", None), ("three-regimes-define", "three-regimes-measure")],

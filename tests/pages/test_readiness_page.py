@@ -174,7 +174,7 @@ def test_the_daily_new_cards_and_the_recall_aimed_for_are_set_here(tmp_path: Pat
     db = tmp_path / "progress.db"
     at = page(db)
     at.number_input(key=keys.READY_DAILY_NEW_LIMIT).set_value(25)
-    at.slider(key=keys.READY_DESIRED_RETENTION).set_value(0.85)
+    at.slider(key=keys.READY_DESIRED_RETENTION).set_value(85)
     at.button(key=keys.READY_SAVE_SETTINGS).click().run()
     assert not at.exception
     saved = Store(db).settings()
