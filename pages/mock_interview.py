@@ -386,7 +386,7 @@ def _debrief(session: MockSession) -> None:
     titles = item_titles()
     finished_at = session.mock.finished_at or session.deadline
     used_s = (finished_at - session.mock.started_at).total_seconds()
-    with st.container(horizontal=True, gap="large"):  # one row that wraps, not three stacked on a phone
+    with st.container(horizontal=True, gap="medium"):  # one row that wraps, not three stacked on a phone
         st.metric("Score" if result.final else "Score so far", f"{result.score:.0%}", width="content")
         st.metric("Correct", f"{result.n_correct} of {len(problems)}", width="content")
         used = f"{used_s / 60:.1f} of {session.config.duration_s / 60:g} min"

@@ -1,0 +1,109 @@
+"""Follow-through: a scenario step graded on the user's own earlier values, without the bank."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader import Kind, Problem, grade
+from grader.estimator import memory_time
+from grader.follow_through import (
+    Call,
+    CarriedVerdict,
+    Carry,
+    ChainReport,
+    Dependency,
+    StepProblem,
+    StepVerdict,
+    carried_problem,
+    chain_grader,
+    grade_step,
+)
+from grader.verdict import Verdict, VerdictStatus
+
+BANDWIDTH = 2.0e12  # B/s
+WEIGHTS = 14.0e9  # B, the exact answer of step 1
+
+
+def _steps() -> tuple[StepProblem, StepProblem]:
+    """Step 1 asks the weight bytes; step 2 their read time, computed from step 1's value."""
+    first = StepProblem(
+        template_id="s", checklist_item="decode-weight-read", kind=Kind.NUMERIC, prompt="bytes?", seed=1,
+        answer=WEIGHTS, unit="GB", step=1, n_steps=2,
+    )  # fmt: skip
+    second = StepProblem(
+        template_id="s", checklist_item="decode-weight-read", kind=Kind.NUMERIC, prompt="time?", seed=1,
+        answer=memory_time(n_bytes=WEIGHTS, mem_bandwidth=BANDWIDTH), unit="ms", step=2, n_steps=2,
+        dependency=Dependency(
+            calls=(Call("", "memory_time", {"mem_bandwidth": BANDWIDTH}, {"n_bytes": "weights"}),),
+            carries=(Carry(step=1, name="weights", unit="GB", exact=WEIGHTS),),
+        ),
+    )  # fmt: skip
+    return first, second
+
+
+def test_a_step_is_recomputed_from_the_users_earlier_value() -> None:
+    _, second = _steps()
+    carried, used = carried_problem(second, {1: 20.0e9})
+    assert used == (1,)
+    assert carried.answer == pytest.approx(20.0e9 / BANDWIDTH)
+    assert carried.slips == ()
+    assert carried.derivation[0].label == "Carried from your step 1"
+    assert (
+        "20 GB" in carried.derivation[0].substituted and "exact: 14 GB" in carried.derivation[0].substituted
+    )
+
+
+def test_right_on_the_carried_value_is_correct_and_says_so() -> None:
+    _, second = _steps()
+    result = grade_step(second, "10 ms", earlier={1: 20.0e9})
+    assert result.correct and result.carried_from == (1,)
+    assert isinstance(result.verdict, CarriedVerdict) and result.verdict.carried_from == (1,)
+    assert result.verdict.message.startswith("**Correct, carried forward from your step 1.**")
+    assert grade(second, "10 ms").status is VerdictStatus.INCORRECT  # not right on the exact value
+
+
+def test_right_on_the_exact_value_needs_no_carry() -> None:
+    _, second = _steps()
+    result = grade_step(second, "7 ms", earlier={1: 20.0e9})
+    assert result.correct and not result.carried_forward
+
+
+def test_wrong_on_both_stays_wrong_with_the_exact_verdict() -> None:
+    _, second = _steps()
+    result = grade_step(second, "100 ms", earlier={1: 20.0e9})
+    assert not result.correct and not result.carried_forward
+    assert result.verdict.exact == pytest.approx(7.0)
+
+
+def test_a_carried_value_the_formula_cannot_take_earns_nothing() -> None:
+    _, second = _steps()
+    assert carried_problem(second, {1: float("inf")}) == (second, ())
+    assert grade_step(second, "10 ms", earlier={1: float("nan")}).correct is False
+
+
+def test_the_chain_grader_follows_earlier_positions_of_the_same_draw() -> None:
+    first, second = _steps()
+    atom = Problem(template_id="a", checklist_item="kv-cache", kind=Kind.NUMERIC, prompt="?", seed=0,
+                   answer=5.0, unit="")  # fmt: skip
+    problems = [first, atom, second]
+    grade_one = chain_grader(problems, {0: "20 GB", 1: "5", 2: "10 ms"})
+    assert grade_one(first, "20 GB").status is VerdictStatus.INCORRECT
+    assert grade_one(atom, "5").status is VerdictStatus.CORRECT
+    assert getattr(grade_one(second, "10 ms"), "carried_from", ()) == (1,)
+    # Without an answer at step 1 there is nothing to carry: only the exact value counts.
+    assert chain_grader(problems, {2: "10 ms"})(second, "10 ms").status is VerdictStatus.INCORRECT
+
+
+def _verdict(step: int, status: VerdictStatus, carried: tuple[int, ...] = ()) -> StepVerdict:
+    return StepVerdict(step, Verdict(status), carried_from=carried)
+
+
+def test_the_report_names_the_first_step_that_went_wrong() -> None:
+    right, wrong = VerdictStatus.CORRECT, VerdictStatus.INCORRECT
+    report = ChainReport((_verdict(1, right), _verdict(2, wrong), _verdict(3, right, (2,))))
+    assert report.first_wrong == 2 and not report.all_correct
+    assert (
+        report.feedback() == "The chain first went wrong at step 2; step 3 right on your own earlier values."
+    )
+    clean = ChainReport((_verdict(1, right), _verdict(2, right)))
+    assert clean.all_correct and clean.feedback() == "Every step right."
