@@ -16,15 +16,18 @@ from typing import Any
 from grader.derivation import Step, recording
 from grader.diagnosis import band, within
 from grader.estimator import FUNCTIONS
-from grader.problem import AcceptedValue, ChoicePart, Tolerance, ToleranceClass, ToleranceKind
+from grader.problem import AcceptedValue, ChoicePart, SlipValue, Tolerance, ToleranceClass, ToleranceKind
 from grader.units import format_number, format_quantity
-from question_bank.schema import Answer, ChoicePartSpec, Rebound
+from question_bank.catalog import PresetCatalog
+from question_bank.schema import Answer, ChoicePartSpec, NumericTemplate, PresetParam, Rebound
 
 #: The narrowest relative band a question that asks for an estimate may have.
 ROUGH_RELATIVE = 0.10
 
 
-def rebound_value(entry: Rebound, answer_spec: Answer, values: Mapping[str, Any], answer: float) -> float:
+def rebound_value(
+    entry: Rebound | Answer, answer_spec: Answer, values: Mapping[str, Any], answer: float
+) -> float:
     """A slip's or accept entry's value: another call, the answer's call rebound, or the answer; scaled."""
     from question_bank.generation import resolve
 
@@ -32,6 +35,8 @@ def rebound_value(entry: Rebound, answer_spec: Answer, values: Mapping[str, Any]
         return {keyword: resolve(binding, values) for keyword, binding in bindings.items()}
 
     with recording():  # its steps are no part of the derivation shown
+        if isinstance(entry, Answer):  # the answer itself, on other values
+            return float(FUNCTIONS[entry.call](**bind(entry.with_)))
         if entry.call is not None:
             value = float(FUNCTIONS[entry.call](**bind(entry.with_ or {})))
         elif entry.with_ is not None:
@@ -144,3 +149,45 @@ def numeric_fields(
         "accepted": accepted_values(spec, values, answer, steps),
         "choice_part": choice_part(part, values, spec.tolerance.to_tolerance()) if part else None,
     }
+
+
+#: The figures of a GPU that people confuse with a sibling's: field, what it is, its display unit.
+_GPU_FIGURES = (("mem_bandwidth", "memory bandwidth", "TB/s"), ("peak_flops", "dense peak", "TFLOP/s"))
+
+
+def other_gpu_slips(
+    template: NumericTemplate,
+    values: Mapping[str, Any],
+    shown: Mapping[str, Any],
+    catalog: PresetCatalog,
+) -> list[SlipValue]:
+    """Slips of a figure taken from a sibling GPU (another A100, another H100) instead of the one given.
+
+    For each hardware preset param of the draw and each of its bandwidth and dense peak, the
+    answer is worked again, derived params included, with the sibling's figure in its place.
+    Siblings share the id's first word (``a100_40gb_sxm`` and ``a100_80gb_pcie``).
+    """
+    from question_bank.generation import derived_values
+
+    hardware = catalog.lists.get("hardware", {})
+    found: list[SlipValue] = []
+    for name, spec in template.params.items():
+        if not isinstance(spec, PresetParam) or spec.preset != "hardware":
+            continue
+        gpu, gpu_id = values[name], str(shown[name])
+        family = gpu_id.split("_")[0]
+        for other_id, other in hardware.items():
+            if other_id == gpu_id or other_id.split("_")[0] != family:
+                continue
+            for field, what, unit in _GPU_FIGURES:
+                theirs, ours = getattr(other, field, None), getattr(gpu, field, None)
+                if theirs is None or ours is None or theirs == ours:
+                    continue
+                swapped = derived_values(template, {**values, name: gpu.model_copy(update={field: theirs})})
+                value = rebound_value(template.answer, template.answer, swapped, 0.0)
+                diagnosis = (
+                    f"Yours matches the {other.name}'s {what} ({format_quantity(theirs, unit)}), not the "
+                    f"{gpu.name}'s ({format_quantity(ours, unit)}) that the question gives."
+                )
+                found.append(SlipValue(f"used-other-gpu-{field.replace('_', '-')}", value, diagnosis))
+    return found

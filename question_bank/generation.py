@@ -19,7 +19,7 @@ from grader.derivation import recording
 from grader.diagnosis import band, within
 from grader.estimator import FUNCTIONS
 from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance
-from question_bank.answer_extras import numeric_fields, rebound_value, tolerance_note
+from question_bank.answer_extras import numeric_fields, other_gpu_slips, rebound_value, tolerance_note
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
 from question_bank.errors import GenerationError
 from question_bank.rendering import Placeholder, format_value, render
@@ -61,7 +61,9 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
             answer=answer,
             unit=template.answer.unit,
             tolerance=tolerance,
-            slips=_slips(template, values, accepted, tolerance),
+            slips=_slips(
+                template, values, accepted, tolerance, other_gpu_slips(template, values, shown, catalog)
+            ),
             explanation=template.explanation,
             **extras,
         )
@@ -124,6 +126,16 @@ def draw_values(template: Template, seed: int, *, catalog: PresetCatalog | None 
     with recording():
         values, _ = _draw_until_valid(template, rng, catalog or shipped_catalog(), [])
     return values
+
+
+def derived_values(template: Template, values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` with every derived (``call``) param worked out again, in order, from the others."""
+    out = dict(values)
+    with recording():
+        for name, spec in template.params.items():
+            if isinstance(spec, CallParam):
+                out[name] = FUNCTIONS[spec.call](**_bind(spec.with_, out))
+    return out
 
 
 def derivation_params(template: Template) -> frozenset[str]:
@@ -256,13 +268,20 @@ def _call(answer: Answer, values: Mapping[str, Any]) -> float:
 
 
 def _slips(
-    template: NumericTemplate, values: Mapping[str, Any], accepted: list[float], tolerance: Tolerance
+    template: NumericTemplate,
+    values: Mapping[str, Any],
+    accepted: list[float],
+    tolerance: Tolerance,
+    more: list[SlipValue],
 ) -> tuple[SlipValue, ...]:
-    """The template's slips for this draw; ``accepted``: the answer first, then other accepted values."""
+    """The template's slips for this draw, then ``more`` (worked out from the presets).
+
+    ``accepted``: the answer first, then the other accepted values.
+    """
     kept: list[SlipValue] = []
     base = template.answer
-    for slip in template.slips:
-        value = rebound_value(slip, base, values, accepted[0])
+    candidates = [(s.name, s.diagnosis, rebound_value(s, base, values, accepted[0])) for s in template.slips]
+    for name, diagnosis, value in [*candidates, *((s.name, s.diagnosis, s.value) for s in more)]:
         # Within an accepted value's band it would be graded correct; within an earlier slip's band the
         # two could not be told apart, and the earlier (the template lists the likelier first) wins.
         if not math.isfinite(value) or any(
@@ -270,7 +289,7 @@ def _slips(
             for other in (*accepted, *(k.value for k in kept))
         ):
             continue
-        kept.append(SlipValue(name=slip.name, value=value, diagnosis=slip.diagnosis))
+        kept.append(SlipValue(name=name, value=value, diagnosis=diagnosis))
     return tuple(kept)
 
 

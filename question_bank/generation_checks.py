@@ -29,7 +29,7 @@ from question_bank.bank import Bank, load_bank
 from question_bank.errors import BankError, BankIssue, GenerationError
 from question_bank.generation import generate
 from question_bank.rubric_check import explanation_issue
-from question_bank.scenarios import generate_scenario
+from question_bank.scenarios import ScenarioProblem, generate_scenario
 from question_bank.schema import ScenarioTemplate, Template
 
 #: Seeds every shipped template is generated with, at load and by ``validate``.
@@ -73,6 +73,21 @@ def generate_checked(template: Template, seed: int) -> Problem:
     issue = problem_issue(problem)
     if issue is not None:
         raise GenerationError(f"template {template.id!r}, seed {seed}: {issue[0]}")
+    return problem
+
+
+def generate_scenario_checked(scenario: ScenarioTemplate, seed: int) -> ScenarioProblem:
+    """:func:`generate_checked` for a scenario: every step generated and usable, or ``GenerationError``."""
+    try:
+        problem = generate_scenario(scenario, seed)
+    except GenerationError:
+        raise
+    except Exception as exc:  # a user's scenario can reach any error in an estimator call
+        raise GenerationError(f"scenario {scenario.id!r}, seed {seed}: {type(exc).__name__}: {exc}") from exc
+    for step in problem.steps:
+        issue = problem_issue(step)
+        if issue is not None:
+            raise GenerationError(f"scenario {scenario.id!r}, seed {seed}, step {step.step}: {issue[0]}")
     return problem
 
 

@@ -86,3 +86,16 @@ def test_kv_versus_weights_never_draws_a_near_tie() -> None:
         values = draw_values(BANK.get("kv-vs-weights"), seed)
         ratio = values["kv"] / values["weights"]
         assert not 1 / 1.15 < ratio < 1.15, (seed, ratio)
+
+
+def test_a_sibling_gpus_memorised_bandwidth_is_named() -> None:
+    template = BANK.get("decode-13b-a100")
+    seed = next(
+        s
+        for s in range(200)
+        if generate(template, s).params["gpu"] == "a100_80gb_sxm"
+        and generate(template, s).params["dtype"] == "fp16"
+    )
+    verdict = grade(generate(template, seed), "16.7 ms")  # 26 GB over the A100 40GB's 1.555 TB/s
+    assert verdict.diagnosis == "used-other-gpu-mem-bandwidth"
+    assert "A100 40GB" in verdict.diagnosis_text and "2.039 TB/s" in verdict.diagnosis_text
