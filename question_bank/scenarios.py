@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from grader.follow_through import Call, Carry, Dependency, ScenarioProblem, StepProblem
+from grader.follow_through import Call, Carry, Decision, Dependency, ScenarioProblem, StepProblem
 from grader.problem import Problem
 from question_bank.catalog import PresetCatalog
 from question_bank.generation import draw_values, generate, resolve
@@ -121,6 +121,38 @@ def _dependency(
     return Dependency(calls=tuple(calls), carries=carries)
 
 
+def _decision(
+    scenario: ScenarioTemplate, index: int, values: dict[str, Any], numbers: dict[str, int]
+) -> Decision | None:
+    """How a choice step decided by earlier steps' results is decided (None for any other step)."""
+    step = scenario.steps[index]
+    if not isinstance(step, ChoiceStep) or step.decide is None:
+        return None
+    decide = step.decide
+
+    def earlier_step(binding: Any) -> str:
+        name = binding if isinstance(binding, str) else ""
+        return name if name in numbers and numbers[name] <= index and name in values else ""
+
+    lhs_step, rhs_step = earlier_step(decide.lhs), earlier_step(decide.rhs)
+    if not (lhs_step or rhs_step):
+        return None
+    text = {option.id: option.text for option in step.options}
+    carries = tuple(
+        Carry(step=numbers[name], name=name, unit=_unit_of(scenario, name), exact=float(values[name]))
+        for name in dict.fromkeys(n for n in (lhs_step, rhs_step) if n)
+    )
+    return Decision(
+        lhs=float(resolve(decide.lhs, values)),
+        rhs=float(resolve(decide.rhs, values)),
+        below=text[decide.below],
+        otherwise=text[decide.otherwise],
+        lhs_step=lhs_step,
+        rhs_step=rhs_step,
+        carries=carries,
+    )
+
+
 def _unit_of(scenario: ScenarioTemplate, step_id: str) -> str:
     step = next(s for s in scenario.steps if s.id == step_id)
     return step.answer.unit if isinstance(step, NumericStep) else ""
@@ -164,6 +196,7 @@ def generate_scenario(
                 n_steps=len(scenario.steps),
                 setup=setup,
                 dependency=_dependency(scenario, index, values, numbers),
+                decision=_decision(scenario, index, values, numbers),
             )
         )
     return ScenarioProblem(
