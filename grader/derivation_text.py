@@ -1,4 +1,4 @@
-"""A worked derivation as a Markdown table, its numbers in the units the question uses. No Streamlit here.
+"""A worked derivation as text (a Markdown table or lines), its numbers in the units the question uses.
 
 The estimator writes each step with SI prefixes (``26.03 GB / 2.039 TB/s``); a question asked in binary
 units (KiB, MiB, GiB) gets its sizes in binary units too, and the last step, the answer, is written in

@@ -8,9 +8,9 @@ import pytest
 
 from grader import estimator as est
 from grader.derivation import qty, recording
+from grader.derivation_text import derivation_lines, derivation_markdown
 from question_bank import generate, load_bank
 from question_bank.rendering import format_value
-from ui.derivation_table import derivation_lines, derivation_markdown
 
 # A run of seven or more digits (thousands separators allowed) or scientific notation: unreadable at a glance.
 _LONG_NUMBER = re.compile(r"\d(?:,?\d){6,}|\de[+-]?\d")
