@@ -71,6 +71,23 @@ class Dependency:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """How a choice step decided by earlier results is decided: option ``below`` when lhs < rhs.
+
+    ``lhs`` and ``rhs`` are the exact values; ``lhs_step`` / ``rhs_step`` name the earlier step that
+    feeds each ("" when it is not one); ``below`` and ``otherwise`` are the options' texts.
+    """
+
+    lhs: float
+    rhs: float
+    below: str
+    otherwise: str
+    lhs_step: str = ""
+    rhs_step: str = ""
+    carries: tuple[Carry, ...] = ()
+
+
+@dataclass(frozen=True)
 class StepProblem(Problem):
     """One step of a scenario: a problem, its 1-based ``step`` number and what it depends on.
 
@@ -85,6 +102,7 @@ class StepProblem(Problem):
     n_steps: int = 1
     setup: str = ""
     dependency: Dependency | None = None
+    decision: Decision | None = None
     carried_steps: tuple[int, ...] = field(default=())
 
 
@@ -121,43 +139,51 @@ def _differs(*, carried: float, exact: float) -> bool:
     return not math.isclose(carried, exact, rel_tol=1e-9, abs_tol=0.0)
 
 
+def _used(carries: Sequence[Carry], earlier: Mapping[int, float]) -> tuple[Carry, ...]:
+    """The carries whose user value is a finite number other than the exact one."""
+    return tuple(
+        carry
+        for carry in carries
+        if carry.step in earlier
+        and math.isfinite(earlier[carry.step])
+        and _differs(carried=earlier[carry.step], exact=carry.exact)
+    )
+
+
+def _entry_step(carry: Carry, value: float) -> Step:
+    """The derivation line that says where a carried value entered."""
+    return Step(
+        label=f"Carried from your step {carry.step}",
+        formula=f"{carry.name} = your answer to step {carry.step}",
+        substituted=f"{format_quantity(value, carry.unit)} "
+        f"(exact: {format_quantity(carry.exact, carry.unit)})",
+        value=value,
+        unit=unit_symbol(base_units(carry.unit)) if carry.unit else "",
+    )
+
+
 def carried_problem(
     problem: StepProblem, earlier: Mapping[int, float]
 ) -> tuple[StepProblem, tuple[int, ...]]:
     """``problem`` recomputed from the user's earlier values, and the steps whose values entered.
 
     ``earlier`` maps an earlier step's number to the SI value the user gave for it. Steps the user
-    got right (or did not answer with a number) keep their exact value. Returns ``problem``
-    unchanged and ``()`` when no carried value differs from the exact one.
+    got right (or did not answer with a number) keep their exact value. A numeric step gets a new
+    answer; a choice step decided by earlier results (:class:`Decision`) gets its right option
+    decided on the user's values. Returns ``problem`` unchanged and ``()`` when no carried value
+    differs from the exact one (or, for a choice, when the decision does not change).
     """
+    if problem.kind is Kind.CHOICE and problem.decision is not None:
+        return _carried_choice(problem, problem.decision, earlier)
     dependency = problem.dependency
     if dependency is None or problem.kind is not Kind.NUMERIC:
         return problem, ()
-    used = tuple(
-        carry
-        for carry in dependency.carries
-        if carry.step in earlier
-        and math.isfinite(earlier[carry.step])
-        and _differs(carried=earlier[carry.step], exact=carry.exact)
-    )
+    used = _used(dependency.carries, earlier)
     if not used:
         return problem, ()
     values = {carry.name: carry.exact for carry in dependency.carries}
-    entry_steps: list[Step] = []
-    for carry in used:
-        value = earlier[carry.step]
-        values[carry.name] = value
-        symbol = unit_symbol(base_units(carry.unit)) if carry.unit else ""
-        entry_steps.append(
-            Step(
-                label=f"Carried from your step {carry.step}",
-                formula=f"{carry.name} = your answer to step {carry.step}",
-                substituted=f"{format_quantity(value, carry.unit)} "
-                f"(exact: {format_quantity(carry.exact, carry.unit)})",
-                value=value,
-                unit=symbol,
-            )
-        )
+    values.update({carry.name: earlier[carry.step] for carry in used})
+    entry_steps = [_entry_step(carry, earlier[carry.step]) for carry in used]
     try:
         with recording() as steps:
             answer = dependency.evaluate(values)
@@ -170,6 +196,32 @@ def carried_problem(
         answer=answer,
         slips=(),  # the slips were drawn for the exact values; on carried values they would mislead
         derivation=(*entry_steps, *steps),
+        carried_steps=tuple(carry.step for carry in used),
+    )
+    return carried, carried.carried_steps
+
+
+def _carried_choice(
+    problem: StepProblem, decision: Decision, earlier: Mapping[int, float]
+) -> tuple[StepProblem, tuple[int, ...]]:
+    used = _used(decision.carries, earlier)
+    values = {carry.name: earlier[carry.step] for carry in used}
+    lhs = values.get(decision.lhs_step, decision.lhs)
+    rhs = values.get(decision.rhs_step, decision.rhs)
+    right = decision.below if lhs < rhs else decision.otherwise
+    if not used or right == (decision.below if decision.lhs < decision.rhs else decision.otherwise):
+        return problem, ()  # the user's values lead to the same option: nothing to carry
+    comparison = Step(
+        label="Decided on your values",
+        formula=f"{decision.lhs_step or 'lhs'} < {decision.rhs_step or 'rhs'}",
+        substituted=f"{lhs:.4g} < {rhs:.4g}: {'yes' if lhs < rhs else 'no'}",
+        value=float(lhs < rhs),
+        unit="",
+    )
+    carried = replace(
+        problem,
+        choices=tuple(replace(choice, correct=choice.text == right) for choice in problem.choices),
+        derivation=(*(_entry_step(carry, earlier[carry.step]) for carry in used), comparison),
         carried_steps=tuple(carry.step for carry in used),
     )
     return carried, carried.carried_steps
@@ -200,10 +252,16 @@ def grade_step(
     if not on_carried.correct:
         return StepVerdict(problem.step, verdict)
     words = _steps_words(used)
-    message = (
-        f"**Correct, carried forward from your {words}.** Your answer follows from the value you gave "
-        f"there. {verdict.message.removeprefix('**Not quite.** ')}"
-    )
+    if problem.kind is Kind.CHOICE:
+        message = (
+            f"**Correct, carried forward from your {words}.** On the values you gave there, this is the "
+            f"option that follows. {on_carried.message.removeprefix('**Correct:** ')}"
+        )
+    else:
+        message = (
+            f"**Correct, carried forward from your {words}.** Your answer follows from the value you gave "
+            f"there. {verdict.message.removeprefix('**Not quite.** ')}"
+        )
     fields = {f.name: getattr(on_carried, f.name) for f in dataclass_fields(Verdict)}
     fields["message"] = message
     return StepVerdict(problem.step, CarriedVerdict(**fields, carried_from=used), carried_from=used)

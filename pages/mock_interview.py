@@ -9,7 +9,7 @@ import streamlit as st
 
 from grader.problem import Kind
 from progress import Store, StoreError
-from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
+from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, TWO_SCENARIOS_FROM_S, Mix, MockConfig
 from progress.mock_scorecard import problem_title
 from progress.mock_selection import NoCandidatesError
 from progress.mock_session import (
@@ -304,8 +304,12 @@ def _setup() -> None:
         st.button("Start", key=keys.MOCK_START, type="primary", on_click=_set_confirming, args=(True,))
         return
     config = _config()
+    asked = f"{config.n_problems} problems"
+    if config.mix is Mix.INTERVIEW:
+        scenarios = "two scenarios" if config.duration_s >= TWO_SCENARIOS_FROM_S else "a scenario"
+        asked = f"{scenarios}, then {config.n_problems} single problems"
     st.warning(
-        f"Start a {config.duration_s / 60:g}-minute mock with {config.n_problems} problems? "
+        f"Start a {config.duration_s / 60:g}-minute mock with {asked}? "
         "The countdown starts at once and does not pause."
     )
     yes, no = st.columns(2)

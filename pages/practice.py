@@ -146,7 +146,11 @@ def _submit_choice() -> None:
 shown = st.session_state.get(keys.PRACTICE_CURRENT)
 if shown is None:
     restored = from_query(st.query_params, bank, now=moment)
-    if restored is not None and filter_keeps(bank, item_filter, restored.template_id):
+    if (
+        restored is not None
+        and restored.template_id not in skipped
+        and filter_keeps(bank, item_filter, restored.template_id)
+    ):
         st.session_state[keys.PRACTICE_CURRENT] = restored.to_dict()
 elif not filter_keeps(bank, item_filter, shown["template_id"]):
     _next()
@@ -193,23 +197,25 @@ if keys.PRACTICE_CURRENT not in st.session_state:
     st.stop()
 
 current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
-if bank.is_scenario(current.template_id):
-    st.query_params.update(to_query(current))  # a refresh comes back to the same draw (at step 1)
-    show_scenario(
-        store,
-        scenario_for(bank, current.template_id, current.seed),
-        scheduled=current.scheduled,
-        caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
-        on_next=_next,
-        on_variant=partial(_start, current.template_id, scheduled=False),
-    )
-    st.stop()
 try:
+    if bank.is_scenario(current.template_id):
+        st.query_params.update(to_query(current))  # a refresh comes back to the same draw (at step 1)
+        show_scenario(
+            store,
+            scenario_for(bank, current.template_id, current.seed),
+            scheduled=current.scheduled,
+            caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
+            on_next=_next,
+            on_variant=partial(_start, current.template_id, scheduled=False),
+        )
+        st.stop()
     problem = problem_for(bank, current)
 except (KeyError, GenerationError) as exc:
     # The template left the bank since this tab chose it (a user folder changed), or this draw fails
     # or has no usable answer: skip the template for this session and go on with the next problem.
     skipped.append(current.template_id)
+    for name in ADDRESS_PARAMS:  # a refresh must not bring the skipped draw back
+        st.query_params.pop(name, None)
     reason = exc.args[0] if exc.args else type(exc).__name__
     st.session_state[keys.PRACTICE_SKIP_NOTE] = f"A problem was skipped and the next one is shown: {reason}"
     _next()

@@ -331,7 +331,8 @@ def _factors(evidence: ItemEvidence, sums: _Weighted, *, now: datetime, rule: Ru
         ),
         _factor(
             FactorName.TIME,
-            min(1.0, target_s / mean_s),
+            # Answers timed at 0 s (a mock's unopened problem) meet the target rather than divide by zero.
+            min(1.0, target_s / mean_s) if mean_s > 0 else 1.0,
             f"{mean_s:.0f} s per answer against a {target_s:.0f} s target"
             if sums.timed
             else "no timed answers yet",

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from grader.problem import Kind, Problem
 from grader.units import dimension_name, dimensionality
@@ -29,8 +30,10 @@ from question_bank.bank import Bank, load_bank
 from question_bank.errors import BankError, BankIssue, GenerationError
 from question_bank.generation import generate
 from question_bank.rubric_check import explanation_issue
-from question_bank.scenarios import generate_scenario
+from question_bank.scenarios import ScenarioProblem, generate_scenario
 from question_bank.schema import ScenarioTemplate, Template
+
+_T = TypeVar("_T")
 
 #: Seeds every shipped template is generated with, at load and by ``validate``.
 SMOKE_SEEDS = range(20)
@@ -64,16 +67,34 @@ def problem_issue(problem: Problem) -> tuple[str, str] | None:
 
 def generate_checked(template: Template, seed: int) -> Problem:
     """The problem ``template`` makes for ``seed``; :class:`GenerationError` when it fails or is unusable."""
+    label = f"template {template.id!r}, seed {seed}"
+    problem = _guarded(label, lambda: generate(template, seed))
+    _refuse_unusable(label, problem)
+    return problem
+
+
+def generate_scenario_checked(scenario: ScenarioTemplate, seed: int) -> ScenarioProblem:
+    """:func:`generate_checked` for a scenario: every step generated and usable, or ``GenerationError``."""
+    label = f"scenario {scenario.id!r}, seed {seed}"
+    problem = _guarded(label, lambda: generate_scenario(scenario, seed))
+    for step in problem.steps:
+        _refuse_unusable(f"{label}, step {step.step}", step)
+    return problem
+
+
+def _guarded(label: str, produce: Callable[[], _T]) -> _T:
     try:
-        problem = generate(template, seed)
+        return produce()
     except GenerationError:
         raise
     except Exception as exc:  # a user's template can reach any error in an estimator call
-        raise GenerationError(f"template {template.id!r}, seed {seed}: {type(exc).__name__}: {exc}") from exc
+        raise GenerationError(f"{label}: {type(exc).__name__}: {exc}") from exc
+
+
+def _refuse_unusable(label: str, problem: Problem) -> None:
     issue = problem_issue(problem)
     if issue is not None:
-        raise GenerationError(f"template {template.id!r}, seed {seed}: {issue[0]}")
-    return problem
+        raise GenerationError(f"{label}: {issue[0]}")
 
 
 def seeds_for(bank: Bank, template_id: str, *, shipped: Sequence[int] = SMOKE_SEEDS) -> Sequence[int]:

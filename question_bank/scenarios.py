@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from grader.follow_through import Call, Carry, Dependency, ScenarioProblem, StepProblem
-from grader.problem import Problem
+from grader.derivation import Step
+from grader.follow_through import Call, Carry, Decision, Dependency, ScenarioProblem, StepProblem
+from grader.problem import Kind, Problem
+from grader.units import base_units, unit_symbol
 from question_bank.catalog import PresetCatalog
 from question_bank.generation import draw_values, generate, resolve
 from question_bank.rendering import Placeholder, format_value, render
@@ -121,6 +123,69 @@ def _dependency(
     return Dependency(calls=tuple(calls), carries=carries)
 
 
+def _decision(
+    scenario: ScenarioTemplate, index: int, values: dict[str, Any], numbers: dict[str, int]
+) -> Decision | None:
+    """How a choice step decided by earlier steps' results is decided (None for any other step)."""
+    step = scenario.steps[index]
+    if not isinstance(step, ChoiceStep) or step.decide is None:
+        return None
+    decide = step.decide
+
+    def earlier_step(binding: Any) -> str:
+        name = binding if isinstance(binding, str) else ""
+        return name if name in numbers and numbers[name] <= index and name in values else ""
+
+    lhs_step, rhs_step = earlier_step(decide.lhs), earlier_step(decide.rhs)
+    if not (lhs_step or rhs_step):
+        return None
+    text = {option.id: option.text for option in step.options}
+    carries = tuple(
+        Carry(step=numbers[name], name=name, unit=_unit_of(scenario, name), exact=float(values[name]))
+        for name in dict.fromkeys(n for n in (lhs_step, rhs_step) if n)
+    )
+    return Decision(
+        lhs=float(resolve(decide.lhs, values)),
+        rhs=float(resolve(decide.rhs, values)),
+        below=text[decide.below],
+        otherwise=text[decide.otherwise],
+        lhs_step=lhs_step,
+        rhs_step=rhs_step,
+        carries=carries,
+    )
+
+
+def _shortened(
+    derivation: tuple[Step, ...], earlier: list[tuple[StepProblem, tuple[Step, ...]]]
+) -> tuple[Step, ...]:
+    """``derivation`` with each earlier step's own derivation folded into one line naming that step.
+
+    ``earlier`` pairs each earlier step with its full derivation. A later step recomputes what
+    earlier steps found: the same lines (equal values), in the same order though not always side by
+    side. Shown once, as "Step 4: Largest batch", the derivation reads as the chain an interviewer
+    follows. The latest steps are folded first, since their lines include the earlier ones'.
+    """
+    lines = list(derivation)
+    for step, block in reversed(earlier):
+        if step.kind is not Kind.NUMERIC or not block or step.answer is None:
+            continue
+        found: list[int] = []
+        for line in block:
+            start = found[-1] + 1 if found else 0
+            at = next((i for i in range(start, len(lines)) if lines[i] == line), None)
+            if at is None:
+                break
+            found.append(at)
+        if len(found) != len(block):
+            continue
+        unit = unit_symbol(base_units(step.unit)) if step.unit else ""
+        summary = Step(f"Step {step.step}: {step.title}", f"found in step {step.step}", "", step.answer, unit)
+        for index in reversed(found[:-1]):
+            del lines[index]
+        lines[found[-1] - len(found) + 1] = summary
+    return tuple(lines)
+
+
 def _unit_of(scenario: ScenarioTemplate, step_id: str) -> str:
     step = next(s for s in scenario.steps if s.id == step_id)
     return step.answer.unit if isinstance(step, NumericStep) else ""
@@ -143,6 +208,7 @@ def generate_scenario(
     numbers = {step.id: number for number, step in enumerate(scenario.steps, start=1)}
     shown: dict[str, Any] = {}
     steps: list[StepProblem] = []
+    full: list[tuple[Step, ...]] = []  # each step's derivation before earlier steps are folded in
     # Every view draws the same values; the scenario's params with every step's results hold them all.
     everything = step_view(scenario, 0).model_copy(
         update={"params": {**scenario.params, **step_results(scenario, len(scenario.steps))}}
@@ -155,6 +221,8 @@ def generate_scenario(
             shown = {name: problem.params[name] for name in scenario.params}
         fields = {f.name: getattr(problem, f.name) for f in dataclass_fields(problem)}
         fields["params"] = {**shown, STEP_PARAM: index + 1}
+        fields["derivation"] = _shortened(problem.derivation, list(zip(steps, full, strict=True)))
+        full.append(problem.derivation)
         steps.append(
             StepProblem(
                 **fields,
@@ -164,6 +232,7 @@ def generate_scenario(
                 n_steps=len(scenario.steps),
                 setup=setup,
                 dependency=_dependency(scenario, index, values, numbers),
+                decision=_decision(scenario, index, values, numbers),
             )
         )
     return ScenarioProblem(

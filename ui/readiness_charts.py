@@ -75,7 +75,10 @@ def readiness_per_item(items: Sequence[ItemReadiness], titles: Mapping[str, str]
 
 def accuracy_over_time(points: Sequence[DailyAccuracy]) -> dict[str, Any]:
     """Daily accuracy (all items) as a line, with the number of answers in the tooltip."""
-    rows = [{"day": p.day.isoformat(), "accuracy": p.accuracy, "answers": p.n_answers} for p in points]
+    # Rounded: the rows travel as JSON on every rerun, and a tooltip shows whole percents.
+    rows = [
+        {"day": p.day.isoformat(), "accuracy": round(p.accuracy, 4), "answers": p.n_answers} for p in points
+    ]
     day = {
         "field": "day",
         "type": "temporal",
@@ -122,11 +125,11 @@ def review_calendar(counts: Sequence[DayCount], *, today: date) -> dict[str, Any
     by_day = {c.day: c.count for c in counts}
     first = calendar_start(counts, today=today)
     days = [first + timedelta(days=i) for i in range((today - first).days + 1)]
+    # A cell per day travels as JSON on every rerun: only what the picture and its tooltip need.
     rows = [
         {
             "week": (d - timedelta(days=d.weekday())).strftime("%d %b"),
             "weekday": _WEEKDAYS[d.weekday()],
-            "day": d.strftime("%a %d %b %Y"),
             "reviews": by_day.get(d, 0),
         }
         for d in days
@@ -140,7 +143,8 @@ def review_calendar(counts: Sequence[DayCount], *, today: date) -> dict[str, Any
             "y": {"field": "weekday", "type": "ordinal", "sort": list(_WEEKDAYS), "title": None},
             "color": {"field": "reviews", "type": "quantitative", "scale": {"scheme": "greens"},
                       "title": "Reviews"},
-            "tooltip": [{"field": "day", "title": "Day (UTC)"}, {"field": "reviews", "type": "quantitative"}],
+            "tooltip": [{"field": "week", "title": "Week starting"}, {"field": "weekday", "title": "Day"},
+                        {"field": "reviews", "type": "quantitative"}],
         },
     }  # fmt: skip
     spec = vega.chart([cells], height=0)

@@ -30,7 +30,7 @@ from progress import Store
 from progress.mock_debrief import Outcome
 from progress.scheduling import review
 from question_bank import Bank
-from question_bank.scenarios import generate_scenario
+from question_bank.generation_checks import generate_scenario_checked
 from question_bank.schema import ScenarioTemplate
 from ui.practice import practice_attempt
 
@@ -91,14 +91,18 @@ _DRAWS_KEPT = 32
 
 
 def scenario_for(bank: Bank, template_id: str, seed: int) -> ScenarioProblem:
-    """The scenario ``template_id`` draws with ``seed`` (``KeyError`` when it left the bank)."""
+    """The scenario ``template_id`` draws with ``seed``.
+
+    ``KeyError`` when it left the bank; ``GenerationError`` when this draw fails or a step has no
+    usable answer, so the page can skip it with a note.
+    """
     template = bank.scenario(template_id)
     key = (id(template), seed)
     hit = _DRAWS.get(key)
     if hit is not None and hit[0] is template:
         _DRAWS.move_to_end(key)
         return hit[1]
-    scenario = generate_scenario(template, seed)
+    scenario = generate_scenario_checked(template, seed)
     _DRAWS[key] = (template, scenario)
     while len(_DRAWS) > _DRAWS_KEPT:
         _DRAWS.popitem(last=False)

@@ -4,6 +4,8 @@ deadline, a refresh in the middle, and a second tab that finishes the mock."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -36,11 +38,13 @@ def _start_mock(page: Page, url: str, *, minutes: str, n_problems: int) -> None:
 
 
 def test_a_number_typed_without_enter_is_kept_at_the_deadline(
-    app_server: AppServer, browser: Browser
+    start_app: Callable[..., AppServer], browser: Browser, tmp_path: Path
 ) -> None:
+    # The server's clock runs four times fast (DRILL_CLOCK_SPEED, test-only): the minute is 15 s of waiting.
+    app_server = start_app(db_path=tmp_path / "progress.db", env={"DRILL_CLOCK_SPEED": "4"})
     page = browser.new_page()
     page.set_default_timeout(TIMEOUT_MS)
-    _start_mock(page, app_server.url, minutes="0.5", n_problems=8)
+    _start_mock(page, app_server.url, minutes="1", n_problems=8)
     for _ in range(8):  # the first problem answered with a number
         page.get_by_text(re.compile(r"problem \d of 8")).wait_for()
         if page.get_by_label(NUMBER_BOX).count():

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from grader import Kind, Problem, grade
+from grader import Choice, Kind, Problem, grade
 from grader.estimator import memory_time
 from grader.follow_through import (
     Call,
     CarriedVerdict,
     Carry,
     ChainReport,
+    Decision,
     Dependency,
     StepProblem,
     StepVerdict,
@@ -107,3 +108,32 @@ def test_the_report_names_the_first_step_that_went_wrong() -> None:
     )
     clean = ChainReport((_verdict(1, right), _verdict(2, right)))
     assert clean.all_correct and clean.feedback() == "Every step right."
+
+
+def _choice_step() -> StepProblem:
+    """Memory or compute first: decided by step 1's largest batch against a critical batch of 300."""
+    return StepProblem(
+        template_id="s", checklist_item="decode-batch-threshold", kind=Kind.CHOICE, prompt="Which first?",
+        seed=1, step=2, n_steps=2,
+        choices=(Choice("Memory", correct=True, explanation="KV fills HBM first."),
+                 Choice("Compute", correct=False, explanation="The critical batch comes first.")),
+        decision=Decision(
+            lhs=187.0, rhs=300.0, below="Memory", otherwise="Compute", lhs_step="max_batch",
+            carries=(Carry(step=1, name="max_batch", unit="", exact=187.0),),
+        ),
+    )  # fmt: skip
+
+
+def test_a_choice_decided_on_the_users_earlier_value_is_credited() -> None:
+    step = _choice_step()
+    result = grade_step(step, "1", earlier={1: 400.0})  # "Compute" follows from a batch of 400
+    assert result.correct and result.carried_from == (1,)
+    assert [s.label for s in result.verdict.derivation] == [
+        "Carried from your step 1",
+        "Decided on your values",
+    ]
+    exact = grade_step(step, "0", earlier={1: 400.0})  # the exact option stays right on its own
+    assert exact.correct and not exact.carried_forward
+    # A wrong value that leads to the same option changes nothing.
+    assert carried_problem(step, {1: 250.0}) == (step, ())
+    assert grade_step(step, "0", earlier={1: 250.0}).correct

@@ -218,3 +218,22 @@ def test_a_vanished_database_is_named_and_not_recreated_by_a_page(
     at.button(key=AFRESH[page]).click().run()  # "Start a new, empty progress file": the user's choice
     assert not at.exception
     assert db.stat().st_size > 0 and Store(db).attempt_count() == 0
+
+
+def test_a_practice_scenario_draw_that_fails_is_skipped_with_a_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from question_bank import GenerationError
+    from ui import scenario_practice
+
+    scenario_id = load_bank().scenario_ids[0]
+
+    def fails(template: object, seed: int) -> None:
+        raise GenerationError(f"scenario {scenario_id!r}, seed {seed}: ZeroDivisionError: division by zero")
+
+    monkeypatch.setattr(scenario_practice, "generate_scenario_checked", fails)
+    current = Current(template_id=scenario_id, seed=4321, scheduled=False, started_at=T0)
+    at = _app(PRACTICE, tmp_path / "p.db", **{keys.PRACTICE_CURRENT: current.to_dict()}).run()
+    assert not at.exception
+    assert any("skipped" in note.value and "ZeroDivisionError" in note.value for note in at.info)
+    assert at.session_state[keys.PRACTICE_CURRENT]["template_id"] != scenario_id

@@ -13,6 +13,7 @@ from grader.follow_through import ScenarioProblem, StepProblem, carried_problem
 from grader.problem import Kind
 from grader.units import format_quantity
 from progress import Store
+from progress.aggregates import load_snapshot
 from progress.scheduling import card_states
 from question_bank import Bank, load_bank
 from question_bank.scenarios import generate_scenario
@@ -97,6 +98,11 @@ def test_every_step_right_rates_the_card_good(tmp_path: Path, bank: Bank) -> Non
     ]
     [card] = card_states(store, now=NOW)
     assert card.template_id == scenario.template_id
+    # Each step counts toward its own checklist item in readiness.
+    items = {step.checklist_item for step in scenario.steps}
+    snapshot = load_snapshot(store, template_ids_by_item={item: [] for item in items}, now=NOW)
+    answered = {e.checklist_item: sum(d.n_answers for d in e.day_totals) for e in snapshot.evidence}
+    assert answered == {item: sum(s.checklist_item == item for s in scenario.steps) for item in items}
     assert "rated **Good**" in " ".join(s.value for s in at.success)
     assert at.button(key=keys.PRACTICE_NEXT)
 

@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 from mock_kit import T0
-from store_kit import new_store
+from store_kit import attempt, new_store
 
 from grader import Kind, grade
 from grader.follow_through import StepProblem
+from progress.aggregates import load_snapshot
 from progress.mock_config import Mix, MockConfig, ProblemRef
 from progress.mock_selection import Candidate, NoCandidatesError, ScenarioCandidate, select_interview
 from progress.mock_session import finish, load, settle, start, submit
+from progress.readiness import FactorName, assess
 from progress.scheduling import card_states
 
 CANDIDATES = [Candidate(f"atom-{n}", "kv-cache", 1) for n in range(5)]
@@ -74,3 +76,11 @@ def test_a_scenarios_steps_review_its_card_once(tmp_path: Path) -> None:
         (reviews,) = conn.execute("SELECT count(*) FROM review_logs").fetchone()
     assert reviews == 1
     assert sorted(a.params["step"] for a in store.attempts()) == [1, 2]
+
+
+def test_answers_timed_at_zero_seconds_do_not_break_readiness(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    store.record_attempt(attempt(checklist_item="kv-cache", duration_s=0.0, created_at=T0))
+    snapshot = load_snapshot(store, template_ids_by_item={"kv-cache": []}, now=T0)
+    [item] = assess(snapshot.evidence, now=T0).items
+    assert next(f for f in item.factors if f.name is FactorName.TIME).value == 1.0

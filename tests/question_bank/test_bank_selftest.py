@@ -195,10 +195,13 @@ def _check_follow_through(scenario: ScenarioProblem) -> None:
             continue
         wrong = _wrong(earlier.answer, earlier)
         for later in scenario.steps[earlier.step :]:
-            carries = later.dependency.carries if later.dependency else ()
-            if earlier.step not in [carry.step for carry in carries]:
-                continue
             carried, used = carried_problem(later, {earlier.step: wrong})
+            if later.kind is Kind.CHOICE:
+                if used:  # the wrong value changes which option is right: that option is credited
+                    response = str([choice.correct for choice in carried.choices].index(True))
+                    result = grade_step(later, response, earlier={earlier.step: wrong})
+                    assert result.correct and result.carried_from == (earlier.step,), later.step_id
+                continue
             if not used or carried.answer is None or carried.answer <= 0:
                 continue  # the formula cannot take the wrong value (a capacity at zero): no credit to give
             response = format_quantity(carried.answer, later.unit, sig_figs=12)

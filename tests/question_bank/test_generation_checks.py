@@ -9,7 +9,13 @@ import pytest
 
 from question_bank import GenerationError, generate, load_bank
 from question_bank.__main__ import main
-from question_bank.generation_checks import SMOKE_SEEDS, SWEEP_SEEDS, generate_checked, usable_bank
+from question_bank.generation_checks import (
+    SMOKE_SEEDS,
+    SWEEP_SEEDS,
+    generate_checked,
+    generate_scenario_checked,
+    usable_bank,
+)
 
 # n_bytes is 0 on about 1 draw in 143 (0.7 %): seeds 0-19 all pass, a few hundred seeds do not.
 RARE_ZERO = """templates:
@@ -117,3 +123,17 @@ def test_a_failing_draw_is_a_generation_error_naming_template_and_seed(tmp_path:
     assert math.isinf(generate(bank.get("always-infinite"), 3).answer or 0.0)
     with pytest.raises(GenerationError, match="not a finite number"):
         generate_checked(bank.get("always-infinite"), 3)
+
+
+def test_a_scenario_draw_that_fails_is_a_generation_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from question_bank import generation_checks
+
+    scenario = load_bank().scenarios[0]
+    assert generate_scenario_checked(scenario, 1).steps  # the shipped one draws fine
+
+    def divide_by_zero(*_: object, **__: object) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(generation_checks, "generate_scenario", divide_by_zero)
+    with pytest.raises(GenerationError, match=f"scenario '{scenario.id}', seed 1: ZeroDivisionError"):
+        generate_scenario_checked(scenario, 1)

@@ -129,3 +129,21 @@ def test_a_folder_that_cannot_be_listed_is_reported(tmp_path: Path, monkeypatch:
     issues = _issues(folder)
     unreadable = [i.file for i in issues if "cannot read this folder (Permission denied)" in i.message]
     assert unreadable == [str(locked)]
+
+
+def test_a_file_that_cannot_be_read_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Root reads any file whatever its mode, so the refusal the kernel gives a user is simulated.
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    locked = folder / "locked.yaml"
+    locked.write_text(ONE_TEMPLATE.format(id="locked-one", prompt="Why 2P?"), encoding="utf-8")
+    real_read_bytes = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self == locked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    [issue] = _issues(folder)
+    assert issue.file.endswith("locked.yaml") and "cannot read the file: Permission denied" in issue.message
