@@ -16,13 +16,7 @@ from ui import cached
 from ui import state_keys as keys
 from ui.anki_download import show_take_away
 from ui.context import local_time, new_seed, now
-from ui.explanation_view import (
-    check_practice_explanation,
-    explanation_input,
-    practice_record,
-    reset_practice_explanation,
-    show_practice_checks,
-)
+from ui.explanation_view import practice_record, reset_practice_explanation, show_recall_answer
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.practice_address import from_query, to_query, variant_template_id
@@ -33,10 +27,8 @@ from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
 
-RATINGS = ("again", "hard", "good", "easy")
-# Keyboard shortcuts, as in flash-card tools: 1-4 rate a recall, S shows the answer, N goes on,
-# V draws another variant. Streamlit shows each key on its button.
-RATING_KEYS = ("1", "2", "3", "4")
+# Keyboard shortcuts, as in flash-card tools: N goes on, V draws another variant (1-4 rate a recall and
+# S shows its answer: ui/explanation_view.py). Streamlit shows each key on its button.
 
 open_inside_app("pages/practice.py")
 st.title("Practice")
@@ -121,15 +113,6 @@ def _answer(response: str) -> None:
 
 def _submit_text() -> None:
     _answer(str(st.session_state.get(keys.PRACTICE_ANSWER, "")))
-
-
-def _check_explanation() -> None:
-    started_at = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT]).started_at
-    notice = check_practice_explanation(started_at)
-    if notice:
-        st.session_state[keys.PRACTICE_NOTICE] = notice
-    else:
-        st.session_state.pop(keys.PRACTICE_NOTICE, None)
 
 
 def _submit_choice() -> None:
@@ -264,34 +247,16 @@ elif problem.kind is Kind.CHOICE and verdict is None:
             index=None,
         )
         st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
-elif problem.kind is Kind.RECALL and verdict is None and keys.PRACTICE_CHECKED in st.session_state:
-    show_practice_checks(problem, on_rate=_answer, shortcuts=RATING_KEYS)
 elif problem.kind is Kind.RECALL and verdict is None:
-    if not st.session_state.get(keys.PRACTICE_REVEALED):
-        st.info("Write it as you would say it and check it against the key points, or answer out loud.")
-        explanation_input(on_check=_check_explanation)
-        st.button(
-            "Show the model answer",
-            key=keys.PRACTICE_REVEAL,
-            type="secondary",
-            on_click=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
-            shortcut="S",
-        )
-    else:
-        st.markdown("**Key points**\n\n" + "\n".join(f"- {point}" for point in problem.key_points))
-        if problem.explanation:
-            st.markdown(problem.explanation)
-        st.markdown("How well did you recall it?")
-        columns = st.columns(len(RATINGS))
-        for column, rating, shortcut in zip(columns, RATINGS, RATING_KEYS, strict=True):
-            column.button(
-                rating.capitalize(),
-                key=keys.PRACTICE_RATE_PREFIX + rating,
-                on_click=_answer,
-                args=(rating,),
-                width="stretch",
-                shortcut=shortcut,
-            )
+    show_recall_answer(
+        problem,
+        started_at=current.started_at,
+        revealed=bool(st.session_state.get(keys.PRACTICE_REVEALED)),
+        on_reveal=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
+        on_rate=_answer,
+        reveal_key=keys.PRACTICE_REVEAL,
+        rate_prefix=keys.PRACTICE_RATE_PREFIX,
+    )
 
 notice = st.session_state.get(keys.PRACTICE_NOTICE)
 if notice:

@@ -28,10 +28,10 @@ from ui import cached
 from ui import readiness_charts as charts
 from ui import state_keys as keys
 from ui.context import db_path, now, user_zone
+from ui.practice_link import practice_button
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
 
-PRACTICE_PAGE = "pages/practice.py"
 _GATE_TEXT = {
     Gate.SCORE: f"score ≥ {DEFAULT_RULE.ready_score:.0f}",
     Gate.ACCURACY: f"accuracy ≥ {DEFAULT_RULE.ready_min_accuracy:.0%}",
@@ -44,13 +44,6 @@ _STATUS_BADGE = {
     ItemStatus.SHAKY: ("shaky", "orange"),
     ItemStatus.READY: ("ready", "green"),
 }
-
-
-def _practice_button(item_id: str | None, label: str, key: str) -> None:
-    """A button that opens Practice, filtered on ``item_id`` (all items when None)."""
-    if st.button(label, key=key, icon=":material/school:"):
-        st.session_state[keys.PRACTICE_FILTER_ITEM] = item_id
-        st.switch_page(PRACTICE_PAGE)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -122,7 +115,7 @@ if snapshot.empty:
         "No answers yet, so every item is **not started**. Answer a few problems in Practice (ten minutes "
         "is plenty to begin); this page then shows, item by item, how ready you are and why."
     )
-    _practice_button(None, "Start practising", keys.READY_START)
+    practice_button(None, "Start practising", key=keys.READY_START)
 elif overall.ready:
     st.success("**Ready.** Every checklist item is ready. Keep the daily reviews going until the interview.")
 else:
@@ -135,7 +128,8 @@ else:
         first_step = next(iter(item.next_steps), "")
         step_col.markdown(f"**{titles[item.checklist_item]}** ({item.score:.0f}/100): {first_step}")
         with go_col:
-            _practice_button(item.checklist_item, "Practise it", keys.READY_NEXT_PREFIX + item.checklist_item)
+            item_id = item.checklist_item
+            practice_button(item_id, "Practise it", key=keys.READY_NEXT_PREFIX + item_id)
 
 # --- the ten items ---------------------------------------------------------------------------------
 st.subheader("The ten items")
@@ -165,7 +159,7 @@ for entry, item in zip(checklist, overall.items, strict=True):
                 )
             st.caption(f"Reading: {entry.reading}")
         if item.status is not ItemStatus.READY:
-            _practice_button(entry.id, f"Practise {entry.title}", keys.READY_PRACTICE_PREFIX + entry.id)
+            practice_button(entry.id, f"Practise {entry.title}", key=keys.READY_PRACTICE_PREFIX + entry.id)
 
 # --- pictures --------------------------------------------------------------------------------------
 st.subheader("Over time")

@@ -28,9 +28,10 @@ from markdown_it import MarkdownIt
 
 from grader import grade
 from grader.derivation import Step
+from grader.derivation_text import is_binary, result_text, to_binary
 from grader.follow_through import ScenarioProblem, StepProblem
 from grader.problem import Kind, Problem
-from grader.units import format_quantity, readable
+from grader.units import format_quantity
 from question_bank.bank import Bank
 from question_bank.checklist import load_checklist
 from question_bank.errors import GenerationError
@@ -128,20 +129,19 @@ def markdown_html(text: str) -> str:
     return _MARKDOWN.render(text).strip()
 
 
-def derivation_html(steps: Sequence[Step]) -> str:
-    """The worked steps as a small HTML table: step, formula, with the numbers, result."""
+def derivation_html(steps: Sequence[Step], *, answer_unit: str = "") -> str:
+    """The worked steps as a small HTML table (step, formula, with the numbers, result), in the units the
+    question uses, as the app shows them."""
     if not steps:
         return ""
+    binary = is_binary(answer_unit)
     head = "<tr><th>step</th><th>formula</th><th>with the numbers</th><th>result</th></tr>"
-    rows = [
-        "<tr>"
-        + "".join(
-            f"<td>{html.escape(cell)}</td>"
-            for cell in (s.label, s.formula, s.substituted, readable(s.value, s.unit))
-        )
-        + "</tr>"
-        for s in steps
-    ]
+    rows = []
+    for index, s in enumerate(steps):
+        substituted = to_binary(s.substituted) if binary else s.substituted
+        result = result_text(s, answer_unit=answer_unit, last=index == len(steps) - 1)
+        cells = "".join(f"<td>{html.escape(cell)}</td>" for cell in (s.label, s.formula, substituted, result))
+        rows.append(f"<tr>{cells}</tr>")
     return f"<table>{head}{''.join(rows)}</table>"
 
 
@@ -196,7 +196,7 @@ def card_fields(problem: Problem) -> dict[str, str]:
         said = markdown_html(problem.model_answer) if problem.model_answer else ""
         fields["Answer"] = said or "<b>Say it out loud, then compare with the key points.</b>"
         fields["KeyPoints"] = _list_html(problem.key_points)
-    fields["Derivation"] = derivation_html(problem.derivation)
+    fields["Derivation"] = derivation_html(problem.derivation, answer_unit=problem.unit)
     fields["Explanation"] = markdown_html(problem.explanation) if problem.explanation else ""
     fields["References"] = html.escape("; ".join(problem.references))
     fields["Source"] = html.escape(f"{problem.template_id} · seed {problem.seed}")

@@ -93,7 +93,7 @@ def _whole_numbers(answer: float, steps: Sequence[Step], unit: str) -> list[Acce
     if not math.isfinite(unrounded) or math.floor(unrounded) != answer:
         return []  # the call did not record its quotient where expected: nothing else to accept
     strict = format_quantity(answer, unit)
-    quotient = format_quantity(unrounded, unit, sig_figs=6)
+    quotient = format_quantity(unrounded, unit)
     why = f"the strict answer is **{strict}**, because only whole ones fit: {quotient} rounds down."
     nearest = float(round(unrounded))
     accepted = []

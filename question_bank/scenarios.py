@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
+from grader.derivation import Step
 from grader.follow_through import Call, Carry, Decision, Dependency, ScenarioProblem, StepProblem
-from grader.problem import Problem
+from grader.problem import Kind, Problem
+from grader.units import base_units, unit_symbol
 from question_bank.catalog import PresetCatalog
 from question_bank.generation import draw_values, generate, resolve
 from question_bank.rendering import Placeholder, format_value, render
@@ -153,6 +155,37 @@ def _decision(
     )
 
 
+def _shortened(
+    derivation: tuple[Step, ...], earlier: list[tuple[StepProblem, tuple[Step, ...]]]
+) -> tuple[Step, ...]:
+    """``derivation`` with each earlier step's own derivation folded into one line naming that step.
+
+    ``earlier`` pairs each earlier step with its full derivation. A later step recomputes what
+    earlier steps found: the same lines (equal values), in the same order though not always side by
+    side. Shown once, as "Step 4: Largest batch", the derivation reads as the chain an interviewer
+    follows. The latest steps are folded first, since their lines include the earlier ones'.
+    """
+    lines = list(derivation)
+    for step, block in reversed(earlier):
+        if step.kind is not Kind.NUMERIC or not block or step.answer is None:
+            continue
+        found: list[int] = []
+        for line in block:
+            start = found[-1] + 1 if found else 0
+            at = next((i for i in range(start, len(lines)) if lines[i] == line), None)
+            if at is None:
+                break
+            found.append(at)
+        if len(found) != len(block):
+            continue
+        unit = unit_symbol(base_units(step.unit)) if step.unit else ""
+        summary = Step(f"Step {step.step}: {step.title}", f"found in step {step.step}", "", step.answer, unit)
+        for index in reversed(found[:-1]):
+            del lines[index]
+        lines[found[-1] - len(found) + 1] = summary
+    return tuple(lines)
+
+
 def _unit_of(scenario: ScenarioTemplate, step_id: str) -> str:
     step = next(s for s in scenario.steps if s.id == step_id)
     return step.answer.unit if isinstance(step, NumericStep) else ""
@@ -175,6 +208,7 @@ def generate_scenario(
     numbers = {step.id: number for number, step in enumerate(scenario.steps, start=1)}
     shown: dict[str, Any] = {}
     steps: list[StepProblem] = []
+    full: list[tuple[Step, ...]] = []  # each step's derivation before earlier steps are folded in
     # Every view draws the same values; the scenario's params with every step's results hold them all.
     everything = step_view(scenario, 0).model_copy(
         update={"params": {**scenario.params, **step_results(scenario, len(scenario.steps))}}
@@ -187,6 +221,8 @@ def generate_scenario(
             shown = {name: problem.params[name] for name in scenario.params}
         fields = {f.name: getattr(problem, f.name) for f in dataclass_fields(problem)}
         fields["params"] = {**shown, STEP_PARAM: index + 1}
+        fields["derivation"] = _shortened(problem.derivation, list(zip(steps, full, strict=True)))
+        full.append(problem.derivation)
         steps.append(
             StepProblem(
                 **fields,

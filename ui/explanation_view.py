@@ -211,14 +211,20 @@ def reset_practice_explanation() -> None:
 _OVERRULE_PREFIXES = (keys.PRACTICE_POINT_PREFIX, keys.PRACTICE_MISCONCEPTION_PREFIX)
 
 
-def check_practice_explanation(started_at: datetime) -> str | None:
-    """Keep the typed explanation as checked (with its time); a message when there is nothing to check."""
+def check_practice_explanation(started_at: datetime) -> None:
+    """Keep the typed explanation as checked (with its time); a notice when there is nothing to check.
+
+    ``started_at`` is when the question (or scenario step) appeared, for the time spent without a clock.
+    """
     text = str(st.session_state.get(keys.PRACTICE_EXPLANATION) or "").strip()
     if not text:
-        return "Type your explanation first, or press **Show the model answer** to rate yourself."
+        st.session_state[keys.PRACTICE_NOTICE] = (
+            "Type your explanation first, or press **Show the model answer** to rate yourself."
+        )
+        return
     seconds, limit_s = practice_seconds(started_at, at=now())
     st.session_state[keys.PRACTICE_CHECKED] = {"text": text, "seconds": seconds, "time_limit_s": limit_s}
-    return None
+    st.session_state.pop(keys.PRACTICE_NOTICE, None)
 
 
 def practice_record(problem: Problem, rating: str) -> ExplanationRecord | None:
@@ -238,7 +244,11 @@ def practice_record(problem: Problem, rating: str) -> ExplanationRecord | None:
 
 
 def show_practice_checks(
-    problem: Problem, *, on_rate: Callable[[str], None], shortcuts: Sequence[str]
+    problem: Problem,
+    *,
+    on_rate: Callable[[str], None],
+    shortcuts: Sequence[str],
+    rate_prefix: str = keys.PRACTICE_RATE_PREFIX,
 ) -> None:
     """After the check: the checks to confirm or overrule, the model answer, the rating buttons."""
     checked = st.session_state[keys.PRACTICE_CHECKED]
@@ -253,9 +263,51 @@ def show_practice_checks(
     with st.container(border=True):
         st.markdown("**Model answer**")
         st.markdown(problem.model_answer or problem.explanation)
-    rating_buttons(
-        record.suggested_rating, key_prefix=keys.PRACTICE_RATE_PREFIX, on_rate=on_rate, shortcuts=shortcuts
-    )
+    rating_buttons(record.suggested_rating, key_prefix=rate_prefix, on_rate=on_rate, shortcuts=shortcuts)
+
+
+#: Keyboard shortcuts of the four ratings, as in flash-card tools (Streamlit shows each on its button).
+RATING_SHORTCUTS = ("1", "2", "3", "4")
+
+
+def show_recall_answer(
+    problem: Problem,
+    *,
+    started_at: datetime,
+    revealed: bool,
+    on_reveal: Callable[[], None],
+    on_rate: Callable[[str], None],
+    reveal_key: str,
+    rate_prefix: str,
+) -> None:
+    """A recall answer on practice (a question or a scenario's step): explain it or reveal, then rate.
+
+    Typed and checked: the checks to confirm or overrule, the model answer and the suggested rating.
+    Not typed: **Show the model answer** (``on_reveal``; the caller keeps ``revealed``), then the key
+    points and a self-rating. ``on_rate(rating)`` gets the rating; :func:`practice_record` then holds
+    the checked explanation, if any. ``started_at`` is when the question appeared.
+    """
+    if keys.PRACTICE_CHECKED in st.session_state:
+        show_practice_checks(problem, on_rate=on_rate, shortcuts=RATING_SHORTCUTS, rate_prefix=rate_prefix)
+    elif not revealed:
+        st.info("Write it as you would say it and check it against the key points, or answer out loud.")
+        explanation_input(on_check=lambda: check_practice_explanation(started_at))
+        st.button("Show the model answer", key=reveal_key, type="secondary", on_click=on_reveal, shortcut="S")
+    else:
+        st.markdown("**Key points**\n\n" + "\n".join(f"- {point}" for point in problem.key_points))
+        if problem.explanation:
+            st.markdown(problem.explanation)
+        st.markdown("How well did you recall it?")
+        columns = st.columns(len(RATINGS))
+        for column, rating, shortcut in zip(columns, RATINGS, RATING_SHORTCUTS, strict=True):
+            column.button(
+                rating.capitalize(),
+                key=rate_prefix + rating,
+                on_click=on_rate,
+                args=(rating,),
+                width="stretch",
+                shortcut=shortcut,
+            )
 
 
 # --- mock debrief ---------------------------------------------------------------------------------------

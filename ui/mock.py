@@ -15,6 +15,7 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from grader import VerdictStatus, grade
+from grader.derivation_text import derivation_markdown
 from grader.follow_through import chain_grader
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
@@ -28,7 +29,6 @@ from progress.mock_timer import elapsed_s
 from progress.readiness import assess, strengths
 from question_bank import Bank, GenerationError, load_checklist
 from question_bank.generation_checks import generate_checked
-from ui.derivation_table import derivation_markdown
 from ui.scenario_practice import scenario_for
 
 

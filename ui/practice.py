@@ -89,10 +89,20 @@ def problem_for(bank: Bank, current: Current) -> Problem:
 
 
 def practice_attempt(
-    problem: Problem, verdict: Verdict, response: str, *, now: datetime, duration_s: float
+    problem: Problem,
+    verdict: Verdict,
+    response: str,
+    *,
+    now: datetime,
+    duration_s: float,
+    explanation: ExplanationRecord | None = None,
 ) -> Attempt:
-    """The attempt a graded practice answer stores (under the problem's template and checklist item)."""
-    return Attempt(
+    """The attempt a graded practice answer stores (under the problem's template and checklist item).
+
+    A typed ``explanation`` of a recall answer goes with the attempt, and its points made are the
+    attempt's score.
+    """
+    attempt = Attempt(
         created_at=now,
         template_id=problem.template_id,
         checklist_item=problem.checklist_item,
@@ -106,6 +116,9 @@ def practice_attempt(
         mode=Mode.PRACTICE,
         duration_s=duration_s,
     )
+    if explanation is None:
+        return attempt
+    return replace(attempt, score=explanation.score, explanation=explanation.to_dict())
 
 
 def submit(
@@ -127,10 +140,9 @@ def submit(
     if verdict.status is VerdictStatus.UNPARSABLE:
         return verdict
     duration_s = max(0.0, (now - current.started_at).total_seconds())
-    attempt = practice_attempt(problem, verdict, response, now=now, duration_s=duration_s)
-    if explanation is not None:
-        # The typed explanation goes with the attempt, and its points made are the attempt's score.
-        attempt = replace(attempt, score=explanation.score, explanation=explanation.to_dict())
+    attempt = practice_attempt(
+        problem, verdict, response, now=now, duration_s=duration_s, explanation=explanation
+    )
     if not current.scheduled:
         store.record_attempt(attempt)
         return verdict

@@ -8,8 +8,8 @@ import streamlit as st
 
 from grader import Verdict, VerdictStatus
 from grader.derivation import Step
+from grader.derivation_text import derivation_lines
 from grader.problem import Problem
-from ui.derivation_table import derivation_lines
 
 
 def show_derivation(steps: Sequence[Step], *, expanded: bool = True, answer_unit: str = "") -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from fsrs import Rating
 
-from grader import VerdictStatus
+from grader import ExplanationRecord, VerdictStatus
 from grader.follow_through import (
     ChainReport,
     ScenarioProblem,
@@ -123,11 +123,14 @@ def submit_step(
     scheduled: bool,
     now: datetime,
     enable_fuzzing: bool = True,
+    explanation: ExplanationRecord | None = None,
 ) -> StepVerdict:
     """Grade ``response`` to the step on screen with follow-through; unless unparsable, store it.
 
-    For a recall step ``response`` is the self-rating. The last step also reviews the scenario's
-    card when ``scheduled``, in the same transaction as its attempt. ``run`` moves on to the next step.
+    For a recall step ``response`` is the self-rating (``again`` makes the step wrong), and a typed
+    ``explanation`` is stored with its attempt as for a recall question. The last step also reviews
+    the scenario's card when ``scheduled``, in the same transaction as its attempt. ``run`` moves on
+    to the next step.
     """
     number = run.current_step(scenario)
     if number is None:
@@ -138,7 +141,9 @@ def submit_step(
     if verdict.status is VerdictStatus.UNPARSABLE:
         return result
     duration_s = max(0.0, (now - run.step_started_at).total_seconds())
-    attempt = practice_attempt(problem, verdict, response, now=now, duration_s=duration_s)
+    attempt = practice_attempt(
+        problem, verdict, response, now=now, duration_s=duration_s, explanation=explanation
+    )
     run.responses[number] = response
     run.verdicts[number] = result
     run.step_started_at = now

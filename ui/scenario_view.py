@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import streamlit as st
 
-from grader import Verdict, VerdictStatus
+from grader import ExplanationRecord, Verdict, VerdictStatus
 from grader.follow_through import ChainReport, ScenarioProblem, StepProblem, StepVerdict
 from grader.problem import Kind
 from progress import Store, StoreError
 from progress.mock_debrief import Outcome
 from ui import state_keys as keys
 from ui.context import now
+from ui.explanation_view import practice_record, reset_practice_explanation, show_recall_answer
 from ui.render import show_verdict
 from ui.scenario_practice import ScenarioRun, run_state, scenario_chains, submit_step
-
-RATINGS = ("again", "hard", "good", "easy")
 
 
 def _key(prefix: str, run: ScenarioRun, number: int) -> str:
@@ -37,10 +37,18 @@ def current_run(scenario: ScenarioProblem) -> ScenarioRun:
 
 
 def _answer(
-    store: Store, scenario: ScenarioProblem, run: ScenarioRun, response: str, *, scheduled: bool
+    store: Store,
+    scenario: ScenarioProblem,
+    run: ScenarioRun,
+    response: str,
+    *,
+    scheduled: bool,
+    explanation: ExplanationRecord | None = None,
 ) -> None:
     try:
-        result = submit_step(store, scenario, run, response, scheduled=scheduled, now=now())
+        result = submit_step(
+            store, scenario, run, response, scheduled=scheduled, now=now(), explanation=explanation
+        )
     except StoreError as exc:
         st.session_state[keys.PRACTICE_NOTICE] = str(exc)
         return
@@ -72,9 +80,18 @@ def _submit_choice(
     _answer(store, scenario, run, str(choice), scheduled=scheduled)
 
 
+def _rate(
+    store: Store, scenario: ScenarioProblem, run: ScenarioRun, number: int, scheduled: bool, rating: str
+) -> None:
+    # The typed explanation, if one was checked, goes with the step's attempt as for a recall question.
+    explanation = practice_record(scenario.step(number), rating)
+    _answer(store, scenario, run, rating, scheduled=scheduled, explanation=explanation)
+
+
 def _move_on(run: ScenarioRun) -> None:
     run.moved_on = run.answered
     run.step_started_at = now()
+    reset_practice_explanation()  # a later recall step starts with an empty box
 
 
 def _step_heading(problem: StepProblem) -> str:
@@ -116,28 +133,16 @@ def _step_input(
             st.form_submit_button(
                 "Check", key=keys.PRACTICE_STEP_SUBMIT, type="primary", on_click=_submit_choice, args=args
             )
-    elif number not in run.revealed:
-        st.info("Answer out loud or on paper first, then compare with the model answer.")
-        st.button(
-            "Show the model answer",
-            key=keys.PRACTICE_STEP_REVEAL,
-            type="primary",
-            on_click=run.revealed.add,
-            args=(number,),
-        )
     else:
-        st.markdown("**Key points**\n\n" + "\n".join(f"- {point}" for point in problem.key_points))
-        st.markdown(problem.explanation)
-        st.markdown("How well did you recall it?")
-        for column, rating in zip(st.columns(len(RATINGS)), RATINGS, strict=True):
-            column.button(
-                rating.capitalize(),
-                key=keys.PRACTICE_STEP_RATE_PREFIX + rating,
-                on_click=_answer,
-                args=(store, scenario, run, rating),
-                kwargs={"scheduled": scheduled},
-                width="stretch",
-            )
+        show_recall_answer(
+            problem,
+            started_at=run.step_started_at,
+            revealed=number in run.revealed,
+            on_reveal=partial(run.revealed.add, number),
+            on_rate=partial(_rate, *args),
+            reveal_key=keys.PRACTICE_STEP_REVEAL,
+            rate_prefix=keys.PRACTICE_STEP_RATE_PREFIX,
+        )
 
 
 def show_scenario(

@@ -139,23 +139,6 @@ def test_an_unreadable_answer_is_not_stored(tmp_path: Path, bank: Bank) -> None:
     assert not Store(tmp_path / "p.db").attempts()
 
 
-def test_a_recall_step_is_revealed_then_rated(tmp_path: Path, bank: Bank) -> None:
-    scenario = _scenario(bank, with_recall=True)
-    recall = next(s for s in scenario.steps if s.kind is Kind.RECALL)
-    at = _page(tmp_path / "p.db", scenario)
-    for step in scenario.steps[: recall.step - 1]:
-        _answer(at, step, exact_response(step))
-        _next_step(at)
-    assert not [m for m in at.markdown if recall.key_points[0] in m.value], "key points wait for the reveal"
-    at.button(key=keys.PRACTICE_STEP_REVEAL).click().run()
-    assert [m for m in at.markdown if recall.key_points[0] in m.value], "the reveal shows the key points"
-    at.button(key=keys.PRACTICE_STEP_RATE_PREFIX + "again").click().run()
-    assert not at.exception
-    stored = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}
-    assert (stored[recall.step].response, stored[recall.step].status) == ("again", "incorrect")
-    assert stored[recall.step].checklist_item == recall.checklist_item
-
-
 def test_the_scenarios_choice_serves_a_scenario_that_stays_while_answered(tmp_path: Path) -> None:
     at = AppTest.from_file(PAGE, default_timeout=60)
     at.session_state[keys.DB_PATH] = str(tmp_path / "p.db")
@@ -179,3 +162,104 @@ def test_the_scenarios_choice_serves_a_scenario_that_stays_while_answered(tmp_pa
     at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
     assert Current.from_dict(at.session_state[keys.PRACTICE_CURRENT]) == current, "the same draw stays"
     assert at.button(key=keys.PRACTICE_STEP_NEXT), "step 1's feedback, then the way to step 2"
+
+
+# --- a recall step explained in writing, checked like a recall question --------------------------------
+PARTIAL = (
+    "Decode is memory-bound: a step costs the weight bytes it reads over the bandwidth. At batch 1 a token "
+    "reads only its active experts. A big batch routes its tokens to nearly every expert, so a step reads "
+    "almost all the weights."
+)
+WRONG = "Decode is memory-bound. At batch 1 a token reads only its active experts. An MoE is always faster."
+
+
+def _at_recall_step(tmp_path: Path, bank: Bank) -> tuple[AppTest, ScenarioProblem, StepProblem]:
+    """The page with every step before the scenario's recall step answered right."""
+    scenario = _scenario(bank, with_recall=True)
+    recall = next(s for s in scenario.steps if s.kind is Kind.RECALL)
+    at = _page(tmp_path / "p.db", scenario)
+    for step in scenario.steps[: recall.step - 1]:
+        _answer(at, step, exact_response(step))
+        _next_step(at)
+    assert f"Step {recall.step} of {len(scenario.steps)}" in " ".join(m.value for m in at.markdown)
+    return at, scenario, recall
+
+
+def _finish(at: AppTest, scenario: ScenarioProblem, after: StepProblem) -> str:
+    """Answer the steps after ``after`` right; the scenario's closing summary."""
+    for step in scenario.steps[after.step :]:
+        _next_step(at)
+        _answer(at, step, exact_response(step))
+    return " ".join(m.value for m in [*at.success, *at.info] if "Scenario done" in m.value)
+
+
+def _explain(at: AppTest, text: str) -> None:
+    at.text_area(key=keys.PRACTICE_EXPLANATION).input(text)
+    at.button(key=keys.PRACTICE_CHECK).click().run()
+    assert not at.exception
+
+
+def _step_suggested(at: AppTest) -> str:
+    rates = [b for b in at.button if b.key.startswith(keys.PRACTICE_STEP_RATE_PREFIX)]
+    assert len(rates) == 4
+    [primary] = [b for b in rates if b.proto.type == "primary"]
+    return primary.key.removeprefix(keys.PRACTICE_STEP_RATE_PREFIX)
+
+
+def test_a_recall_step_explanation_is_checked_overruled_and_stored(tmp_path: Path, bank: Bank) -> None:
+    at, scenario, recall = _at_recall_step(tmp_path, bank)
+    _explain(at, PARTIAL)
+    points = [at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}{i}") for i in range(len(recall.key_points))]
+    assert [p.value for p in points] == [True, True, True, False]
+    assert [p.label for p in points] == list(recall.key_points)
+    assert any(c.value.startswith("Found:") and "memory-bound" in c.value for c in at.caption)
+    assert ":blue-background[memory\\-bound]" in "".join(m.value for m in at.markdown)
+    assert any("Model answer" in m.value for m in at.markdown)
+    assert _step_suggested(at) == "hard"
+    at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}3").check().run()  # the point was made in other words
+    assert _step_suggested(at) == "good"
+    at.button(key=keys.PRACTICE_STEP_RATE_PREFIX + "good").click().run()
+    assert not at.exception
+    stored = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}
+    attempt = stored[recall.step]
+    assert (attempt.response, attempt.status, attempt.score) == ("good", "correct", 1.0)
+    assert attempt.checklist_item == recall.checklist_item
+    explanation = attempt.explanation
+    assert explanation is not None and explanation["text"] == PARTIAL
+    assert explanation["detected"] == [True, True, True, False]
+    assert explanation["made"] == [True, True, True, True] and explanation["overrides"] == {"3": True}
+    assert explanation["rating"] == "good"
+    summary = _finish(at, scenario, recall)
+    assert f"{len(scenario.steps)} of {len(scenario.steps)} steps right" in summary
+    assert "rated **Good**" in summary, "every step right, the explained one too: the card is Good"
+    stored = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}
+    assert [s.step for s in scenario.steps if stored[s.step].explanation is not None] == [recall.step]
+
+
+def test_a_recall_step_with_a_misconception_counts_as_wrong(tmp_path: Path, bank: Bank) -> None:
+    at, scenario, recall = _at_recall_step(tmp_path, bank)
+    _explain(at, WRONG)
+    assert any("Misconception" in e.value for e in at.error)
+    assert _step_suggested(at) == "again"
+    at.button(key=keys.PRACTICE_STEP_RATE_PREFIX + "again").click().run()
+    assert not at.exception
+    attempt = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}[recall.step]
+    assert (attempt.response, attempt.status) == ("again", "incorrect")
+    assert attempt.explanation is not None and attempt.explanation["standing_misconceptions"]
+    summary = _finish(at, scenario, recall)
+    assert f"{len(scenario.steps) - 1} of {len(scenario.steps)} steps right" in summary
+    assert "rated **Again**" in summary, "rating a step again makes it wrong, so the card is Again"
+
+
+def test_a_recall_step_left_empty_is_revealed_and_self_rated(tmp_path: Path, bank: Bank) -> None:
+    at, _, recall = _at_recall_step(tmp_path, bank)
+    at.button(key=keys.PRACTICE_CHECK).click().run()
+    assert at.warning and "Type your explanation first" in at.warning[0].value
+    assert not [m for m in at.markdown if recall.key_points[0] in m.value], "key points wait for the reveal"
+    at.button(key=keys.PRACTICE_STEP_REVEAL).click().run()
+    assert [m for m in at.markdown if recall.key_points[0] in m.value], "the reveal shows the key points"
+    at.button(key=keys.PRACTICE_STEP_RATE_PREFIX + "again").click().run()
+    assert not at.exception
+    attempt = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}[recall.step]
+    assert (attempt.response, attempt.status, attempt.explanation) == ("again", "incorrect", None)
+    assert attempt.checklist_item == recall.checklist_item

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import zipfile
 from pathlib import Path
@@ -189,3 +190,14 @@ def test_scenario_steps_become_cards_with_the_setup_and_earlier_answers(bank) ->
     assert format_quantity(first_numeric.answer, first_numeric.unit).strip() in last.fields["Prompt"]
     assert f"scenario::{scenario.id}" in last.tags
     assert len({c.guid for c in mine}) == len(mine)
+
+
+def test_a_binary_unit_question_shows_its_derivation_in_binary_units(bank) -> None:
+    binary = [t for t in bank.templates if t.kind == "numeric" and "iB" in t.answer.unit]
+    assert binary, "the bank asks some sizes in binary units"
+    cards, _ = build_cards(bank, variants=1)
+    for template in binary:
+        card = next(c for c in cards if c.fields["Source"].startswith(f"{template.id} "))
+        derivation = card.fields["Derivation"]
+        assert "iB" in derivation, template.id
+        assert not re.search(r"\d [KMGT]B\b", derivation), template.id

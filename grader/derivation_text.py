@@ -1,4 +1,4 @@
-"""A worked derivation as a Markdown table, its numbers in the units the question uses. No Streamlit here.
+"""A worked derivation as text (a Markdown table or lines), its numbers in the units the question uses.
 
 The estimator writes each step with SI prefixes (``26.03 GB / 2.039 TB/s``); a question asked in binary
 units (KiB, MiB, GiB) gets its sizes in binary units too, and the last step, the answer, is written in
@@ -69,7 +69,9 @@ def derivation_lines(steps: Sequence[Step], *, answer_unit: str = "") -> str:
     for index, s in enumerate(steps):
         substituted = to_binary(s.substituted) if binary else s.substituted
         result = result_text(s, answer_unit=answer_unit, last=index == len(steps) - 1)
-        lines.append(f"{index + 1}. **{s.label}** = {s.formula} = {substituted} = **{result}**")
+        # A line that only recalls an earlier result (a scenario's "Step 4: ...") has no numbers to show.
+        middle = "".join(f"{part} = " for part in (s.formula, substituted) if part)
+        lines.append(f"{index + 1}. **{s.label}** = {middle}**{result}**")
     return "\n".join(lines)
 
 

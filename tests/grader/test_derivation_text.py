@@ -7,10 +7,10 @@ import re
 import pytest
 
 from grader import estimator as est
-from grader.derivation import qty, recording
+from grader.derivation import Step, qty, recording
+from grader.derivation_text import derivation_lines, derivation_markdown
 from question_bank import generate, load_bank
 from question_bank.rendering import format_value
-from ui.derivation_table import derivation_lines, derivation_markdown
 
 # A run of seven or more digits (thousands separators allowed) or scientific notation: unreadable at a glance.
 _LONG_NUMBER = re.compile(r"\d(?:,?\d){6,}|\de[+-]?\d")
@@ -80,4 +80,12 @@ def test_on_screen_each_step_is_one_line_that_can_wrap() -> None:
     assert lines[-1] == (
         f"{len(steps)}. **Decode step time** = max(memory time, compute time) = "
         "max(16.72 ms, 83.33 µs) = **16.72 ms**"
+    )
+
+
+def test_a_line_that_only_recalls_an_earlier_result_shows_no_empty_parts() -> None:
+    recalled = Step("Step 4: Largest batch", "found in step 4", "", 368.0, "")
+    assert (
+        derivation_lines([recalled, recalled]).splitlines()[0]
+        == "1. **Step 4: Largest batch** = found in step 4 = **368**"
     )
