@@ -47,7 +47,9 @@ from question_bank.schema import (
 from question_bank.yaml_source import PathPart, child_node, locate, text_start_line
 
 # A question sentence (ending in "?") that asks for an estimate must accept one (±10 % or more).
-_QUESTION = re.compile(r"[^.?!]*\?")
+# A sentence ends at . ? or !; splitting after each is linear, where a search for "[^.?!]*\?" would
+# rescan a long prompt without a question mark from every position.
+_SENTENCE_END = re.compile(r"(?<=[.?!])")
 _ROUGH_WORDS = re.compile(r"\b(?:about|roughly|estimate|ballpark|approximately)\b", re.IGNORECASE)
 
 SCENARIO = "scenario"
@@ -300,7 +302,8 @@ class _Checker:
             elif slip.with_ is not None and answer_ok:
                 # Rebinding: the answer's call with some keywords bound differently.
                 self._call(path, t.answer.call, slip.with_, already_bound=frozenset(t.answer.with_))
-        asks_rough = any(_ROUGH_WORDS.search(q) for q in _QUESTION.findall(t.prompt))
+        questions = [s for s in _SENTENCE_END.split(t.prompt) if s.endswith("?")]
+        asks_rough = any(_ROUGH_WORDS.search(q) for q in questions)
         if asks_rough and tolerance_class(t.answer) is not ToleranceClass.ROUGH:
             self.report(
                 ("answer", "tolerance"),

@@ -304,6 +304,8 @@ def _schema_issue(error: Any, file: str, template_id: str, node: yaml.Node, data
         hint = _PATTERN_HINTS.get(ctx.get("pattern", ""), hint)
     elif kind == "too_short":
         hint = f"at least {ctx.get('min_length')} item(s)"
+    elif kind == "string_too_long":
+        hint = f"at most {ctx.get('max_length'):,} characters: shorten it"
     elif kind == "too_long":
         hint = f"at most {ctx.get('max_length')} items"
     if path and str(path[-1]) in _FIELD_HINTS and kind not in ("missing", "extra_forbidden"):

@@ -21,6 +21,9 @@ from grader.rubric import Misconception, Rubric
 KEBAB_ID = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 PARAM_NAME = r"^[a-z_][a-z0-9_]*$"
 OPTION_ID = r"^[a-z0-9][a-z0-9_-]*$"
+#: The longest prompt a template or step may have (the shipped ones stay under 1,000 characters); a
+#: longer one is refused before any check reads it.
+MAX_PROMPT_CHARS = 20_000
 
 Scalar = bool | int | float | str
 
@@ -380,7 +383,7 @@ class TemplateBase(Strict):
     checklist: str
     difficulty: int = Field(ge=1, le=3)
     title: str = Field(min_length=1)
-    prompt: str = Field(min_length=1)
+    prompt: str = Field(min_length=1, max_length=MAX_PROMPT_CHARS)
     params: dict[Annotated[str, Field(pattern=PARAM_NAME)], ParamSpec] = {}
     require: list[Requirement] = []
     explanation: str = Field(min_length=1)
@@ -515,7 +518,7 @@ class StepBase(Strict):
     id: str = Field(pattern=PARAM_NAME)
     checklist: str
     title: str = Field(min_length=1)
-    prompt: str = Field(min_length=1)
+    prompt: str = Field(min_length=1, max_length=MAX_PROMPT_CHARS)
     #: Derived values of this step alone (``call`` params); they may use earlier steps' results.
     params: dict[Annotated[str, Field(pattern=PARAM_NAME)], CallParam] = {}
     explanation: str = Field(min_length=1)

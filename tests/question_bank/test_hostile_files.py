@@ -12,6 +12,7 @@ from bank_kit import CATALOG
 from test_loading import ONE_TEMPLATE as BASE_TEMPLATE
 
 from question_bank import BankError, BankIssue, load_bank
+from question_bank.schema import MAX_PROMPT_CHARS
 from question_bank.yaml_source import MAX_EXPANDED_NODES, MAX_FILE_BYTES, read_yaml
 
 # A valid recall template, with its prompt replaced by ``{prompt}``.
@@ -147,3 +148,12 @@ def test_a_file_that_cannot_be_read_is_reported(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setattr(Path, "read_bytes", read_bytes)
     [issue] = _issues(folder)
     assert issue.file.endswith("locked.yaml") and "cannot read the file: Permission denied" in issue.message
+
+
+def test_a_prompt_over_the_limit_is_refused_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "long.yaml"
+    prompt = '"' + "Why 2P? " * (MAX_PROMPT_CHARS // 8 + 1) + '"'
+    path.write_text(ONE_TEMPLATE.format(id="long-prompt", prompt=prompt), encoding="utf-8")
+    [issue] = _issues(path)
+    assert (issue.line, issue.template_id, issue.field) == (7, "long-prompt", "prompt")
+    assert f"at most {MAX_PROMPT_CHARS:,} characters" in issue.hint
