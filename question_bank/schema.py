@@ -10,7 +10,7 @@ names (checklist ids, estimator functions, presets, parameters, placeholders).
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, PlainValidator, Tag, model_validator
 from pydantic_core import PydanticCustomError
@@ -393,30 +393,38 @@ class TemplateBase(Strict):
     topics: list[Annotated[str, Field(pattern=KEBAB_ID)]] = []
 
 
-class NumericTemplate(TemplateBase):
+class NumericAnswer(Strict):
+    """What a numeric template and a numeric scenario step share: the answer call and the slips."""
+
     kind: Literal["numeric"]
     answer: Answer
     slips: list[Slip] = []
 
 
-class ChoiceTemplate(TemplateBase):
+class ChoiceAnswer(Strict):
+    """What a choice template and a choice scenario step share: the options and how one is chosen."""
+
     kind: Literal["choice"]
     options: list[Option] = Field(min_length=2)
     scenarios: Scenarios | None = None
     decide: Decide | None = None
 
     @model_validator(mode="after")
-    def _one_way_to_answer(self) -> ChoiceTemplate:
-        _one_way_to_answer(self.scenarios, self.decide)
+    def _one_way_to_answer(self) -> Self:
+        if (self.scenarios is None) == (self.decide is None):
+            raise _bank_error(
+                "a choice template has either scenarios or decide (exactly one)",
+                "scenarios: {pool: symptoms}, or decide: {lhs: x, rhs: ridge, below: ID, otherwise: ID}",
+            )
         return self
 
 
-def _one_way_to_answer(scenarios: Scenarios | None, decide: Decide | None) -> None:
-    if (scenarios is None) == (decide is None):
-        raise _bank_error(
-            "a choice template has either scenarios or decide (exactly one)",
-            "scenarios: {pool: symptoms}, or decide: {lhs: x, rhs: ridge, below: ID, otherwise: ID}",
-        )
+class NumericTemplate(TemplateBase, NumericAnswer):
+    pass
+
+
+class ChoiceTemplate(TemplateBase, ChoiceAnswer):
+    pass
 
 
 def _phrase(value: Any) -> str:
@@ -525,22 +533,12 @@ class StepBase(Strict):
     references: list[str] = Field(min_length=1)
 
 
-class NumericStep(StepBase):
-    kind: Literal["numeric"]
-    answer: Answer
-    slips: list[Slip] = []
+class NumericStep(StepBase, NumericAnswer):
+    pass
 
 
-class ChoiceStep(StepBase):
-    kind: Literal["choice"]
-    options: list[Option] = Field(min_length=2)
-    scenarios: Scenarios | None = None
-    decide: Decide | None = None
-
-    @model_validator(mode="after")
-    def _one_way_to_answer(self) -> ChoiceStep:
-        _one_way_to_answer(self.scenarios, self.decide)
-        return self
+class ChoiceStep(StepBase, ChoiceAnswer):
+    pass
 
 
 class RecallStep(StepBase):
