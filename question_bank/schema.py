@@ -491,7 +491,12 @@ class MisconceptionSpec(RubricSpec):
         return Misconception(name=self.name, correction=self.correction, rubric=self.to_rubric())
 
 
-class RecallTemplate(TemplateBase):
+class RecallAnswer(Strict):
+    """What a recall template and a recall scenario step share: key points, misconceptions, the answer.
+
+    Listed first among a recall class's bases, so its optional ``explanation`` wins over the required one.
+    """
+
     kind: Literal["recall"]
     key_points: list[KeyPoint] = Field(min_length=3, max_length=6)
     misconceptions: list[MisconceptionSpec] = Field(min_length=2)
@@ -499,15 +504,15 @@ class RecallTemplate(TemplateBase):
     explanation: str = ""
 
     @model_validator(mode="after")
-    def _distinct_misconceptions(self) -> RecallTemplate:
-        _distinct_names(self.misconceptions)
+    def _distinct_misconceptions(self) -> Self:
+        names = [m.name for m in self.misconceptions]
+        if len(set(names)) != len(names):
+            raise _bank_error("two misconceptions share a name", "give each misconception its own name")
         return self
 
 
-def _distinct_names(misconceptions: list[MisconceptionSpec]) -> None:
-    names = [m.name for m in misconceptions]
-    if len(set(names)) != len(names):
-        raise _bank_error("two misconceptions share a name", "give each misconception its own name")
+class RecallTemplate(RecallAnswer, TemplateBase):
+    pass
 
 
 Template = NumericTemplate | ChoiceTemplate | RecallTemplate
@@ -541,19 +546,8 @@ class ChoiceStep(StepBase, ChoiceAnswer):
     pass
 
 
-class RecallStep(StepBase):
+class RecallStep(RecallAnswer, StepBase):
     """A recall step, with key points and misconceptions as a recall template has them."""
-
-    kind: Literal["recall"]
-    key_points: list[KeyPoint] = Field(min_length=3, max_length=6)
-    misconceptions: list[MisconceptionSpec] = Field(min_length=2)
-    model_answer: str = Field(min_length=1)
-    explanation: str = ""
-
-    @model_validator(mode="after")
-    def _distinct_misconceptions(self) -> RecallStep:
-        _distinct_names(self.misconceptions)
-        return self
 
 
 StepSpec = Annotated[
