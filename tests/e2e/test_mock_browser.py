@@ -33,15 +33,24 @@ def app_server(start_app: Callable[..., AppServer], tmp_path: Path) -> AppServer
 
 
 def _answer_first_problem(page: Page) -> None:
-    """Give some answer to whatever kind of problem is shown: a number, an option or a few words."""
-    text_box = page.get_by_label(re.compile(r"^Your answer \(a bare number"))
-    essay = page.get_by_label(re.compile(r"^Your (answer \(you rate it|explanation)"))
-    if text_box.count():
-        text_box.fill("42")
-    elif essay.count():
-        essay.fill("Each weight is read once per token and used in one multiply-add.")
+    """Give some answer to whatever kind of problem is shown: a number, an option or a few words.
+
+    The widget is found by its kind, not its label: a numeric box's label depends on the problem's unit
+    (a unitless or two-part question reads differently), and the mock draws its problems at random.
+    """
+    page.get_by_label("Number of problems").wait_for(state="detached")  # the setup's widgets are gone
+    page.get_by_role("button", name="Save answer").wait_for()
+    widget = page.get_by_test_id("stMain").locator(
+        "[data-testid=stTextInput] input, [data-testid=stTextArea] textarea, [data-testid=stRadio]"
+    )
+    widget.first.wait_for()
+    tag = widget.first.evaluate("element => element.tagName")
+    if tag == "INPUT":
+        widget.first.fill("42")
+    elif tag == "TEXTAREA":
+        widget.first.fill("Each weight is read once per token and used in one multiply-add.")
     else:
-        page.locator('[data-testid="stRadio"] label').last.click()
+        widget.first.locator("label").last.click()
     page.get_by_role("button", name="Save answer").click()
     page.get_by_text("Answer to problem 1 saved.").wait_for(timeout=TIMEOUT_MS)
 
