@@ -21,7 +21,7 @@ from ui.practice import Current, Tally, extra_template_id, problem_for, queue_or
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.practice_address import from_query, to_query, variant_template_id
 from ui.render import show_verdict
-from ui.roofline_view import show_problem_roofline, warm_up_chart_renderer
+from ui.roofline_view import show_problem_roofline
 from ui.scenario_practice import SCENARIOS, extra_scenario_id, filter_keeps, queue_scope, scenario_for
 from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
@@ -32,7 +32,6 @@ from ui.store_notice import show_store_error
 
 open_inside_app("pages/practice.py")
 st.title("Practice")
-warm_up_chart_renderer()
 
 bank = cached.bank_or_stop()
 store = cached.store()
@@ -55,22 +54,6 @@ item_filter = st.selectbox(
     ),
 )
 show_take_away(bank, checklist_item=item_filter)
-moment = now()
-skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
-queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
-try:
-    queue = due_queue(store, templates=queue_templates, now=moment, checklist_item=queue_item)
-    days = streak(store, today=moment.date())
-except StoreError as exc:
-    show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
-    st.stop()
-
-# One row that wraps rather than four stacked columns, so that on a phone the problem stays in view.
-with st.container(horizontal=True, gap="medium"):
-    st.metric("Due", queue.due_count, width="content")
-    st.metric("New today", queue.new_count, width="content")
-    st.metric("Done today", queue.done_count, width="content")
-    st.metric("Streak", f"{days} day{'s' * (days != 1)}", width="content")
 
 
 # --- callbacks: run once per click, before the script reruns -------------------------------------------
@@ -123,167 +106,200 @@ def _submit_choice() -> None:
     _answer(str(choice))
 
 
-# --- the problem on screen --------------------------------------------------------------------------
-# The filter decides what is shown: a problem of another item goes (also when Readiness opened this page
-# on an item); a refreshed page comes back to the problem its address names.
-shown = st.session_state.get(keys.PRACTICE_CURRENT)
-if shown is None:
-    restored = from_query(st.query_params, bank, now=moment)
-    if (
-        restored is not None
-        and restored.template_id not in skipped
-        and filter_keeps(bank, item_filter, restored.template_id)
-    ):
-        st.session_state[keys.PRACTICE_CURRENT] = restored.to_dict()
-elif not filter_keeps(bank, item_filter, shown["template_id"]):
-    _next()
+def _set_address(wanted: dict[str, str]) -> None:
+    """Make the address name ``wanted`` (the problem on screen, or none), keeping any other parameter.
 
-if keys.PRACTICE_CURRENT not in st.session_state and queue.first is not None:
-    _start(queue.first.template_id, scheduled=True)
-elif keys.PRACTICE_CURRENT not in st.session_state and item_filter is not None:
-    # Practising one item is always possible: with nothing of it due, extra variants of its templates.
-    _start(
-        extra_scenario_id(bank, seed=new_seed())
-        if item_filter == SCENARIOS
-        else extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped),
-        scheduled=False,
-    )
+    One change of address at most: each is a message the browser acts on while it draws the feedback.
+    """
+    if {n: st.query_params.get(n) for n in ADDRESS_PARAMS} == {n: wanted.get(n) for n in ADDRESS_PARAMS}:
+        return
+    others = {k: v for k, v in st.query_params.to_dict().items() if k not in ADDRESS_PARAMS}
+    st.query_params.from_dict({**others, **wanted})
 
-if keys.PRACTICE_CURRENT not in st.session_state:
-    for name in ADDRESS_PARAMS:
-        st.query_params.pop(name, None)
-    tally = Tally.from_dict(st.session_state.get(keys.PRACTICE_TALLY))
-    st.success("Nothing is due right now. Well done.", icon=":material/task_alt:")
-    if tally.answered:
-        st.markdown(
-            f"This session: **{tally.answered}** answered, **{tally.accuracy:.0%}** correct, "
-            f"**{tally.seconds / 60:.1f} min** spent."
-        )
-    upcoming = next_due(store, moment, checklist_item=queue_item)
-    if upcoming is not None:
-        st.markdown(f"Next review due **{local_time(upcoming, fmt='%a %d %b, %H:%M')}**.")
-    st.caption(
-        f"New cards: {store.settings().daily_new_limit} a day. Change it, and the recall the schedule "
-        "aims for, under *Plan to the interview* on the Readiness page."
-    )
-    st.button(
-        "Extra practice (does not change the schedule)",
-        key=keys.PRACTICE_EXTRA,
-        on_click=_start,
-        args=(
+
+# --- the queue, the problem, the answer and its feedback -------------------------------------------------
+# A fragment: an answer, Next or another variant reruns only this part, so the browser redraws the
+# feedback and the counts, not the title, the filter and the navigation. Everything that changes with
+# an answer is computed in here; what is above it changes only with the filter, which reruns the page.
+@st.fragment
+def practice_area(item_filter: str | None) -> None:
+    moment = now()
+    skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
+    queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
+    try:
+        queue = due_queue(store, templates=queue_templates, now=moment, checklist_item=queue_item)
+        days = streak(store, today=moment.date())
+    except StoreError as exc:
+        show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
+        st.stop()
+
+    # One row that wraps rather than four stacked columns, so that on a phone the problem stays in view.
+    with st.container(horizontal=True, gap="medium"):
+        st.metric("Due", queue.due_count, width="content")
+        st.metric("New today", queue.new_count, width="content")
+        st.metric("Done today", queue.done_count, width="content")
+        st.metric("Streak", f"{days} day{'s' * (days != 1)}", width="content")
+
+    # --- the problem on screen --------------------------------------------------------------------------
+    # The filter decides what is shown: a problem of another item goes (also when Readiness opened this page
+    # on an item); a refreshed page comes back to the problem its address names.
+    shown = st.session_state.get(keys.PRACTICE_CURRENT)
+    if shown is None:
+        restored = from_query(st.query_params, bank, now=moment)
+        if (
+            restored is not None
+            and restored.template_id not in skipped
+            and filter_keeps(bank, item_filter, restored.template_id)
+        ):
+            st.session_state[keys.PRACTICE_CURRENT] = restored.to_dict()
+    elif not filter_keeps(bank, item_filter, shown["template_id"]):
+        _next()
+
+    if keys.PRACTICE_CURRENT not in st.session_state and queue.first is not None:
+        _start(queue.first.template_id, scheduled=True)
+    elif keys.PRACTICE_CURRENT not in st.session_state and item_filter is not None:
+        # Practising one item is always possible: with nothing of it due, extra variants of its templates.
+        _start(
             extra_scenario_id(bank, seed=new_seed())
             if item_filter == SCENARIOS
-            else extra_template_id(bank, seed=new_seed(), checklist_item=queue_item, skip=skipped),
-        ),
-        kwargs={"scheduled": False},
-    )
-    st.stop()
+            else extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped),
+            scheduled=False,
+        )
 
-current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
-try:
-    if bank.is_scenario(current.template_id):
-        st.query_params.update(to_query(current))  # a refresh comes back to the same draw (at step 1)
-        show_scenario(
-            store,
-            scenario_for(bank, current.template_id, current.seed),
-            scheduled=current.scheduled,
-            caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
-            on_next=_next,
-            on_variant=partial(_start, current.template_id, scheduled=False),
+    if keys.PRACTICE_CURRENT not in st.session_state:
+        _set_address({})
+        tally = Tally.from_dict(st.session_state.get(keys.PRACTICE_TALLY))
+        st.success("Nothing is due right now. Well done.", icon=":material/task_alt:")
+        if tally.answered:
+            st.markdown(
+                f"This session: **{tally.answered}** answered, **{tally.accuracy:.0%}** correct, "
+                f"**{tally.seconds / 60:.1f} min** spent."
+            )
+        upcoming = next_due(store, moment, checklist_item=queue_item)
+        if upcoming is not None:
+            st.markdown(f"Next review due **{local_time(upcoming, fmt='%a %d %b, %H:%M')}**.")
+        st.caption(
+            f"New cards: {store.settings().daily_new_limit} a day. Change it, and the recall the schedule "
+            "aims for, under *Plan to the interview* on the Readiness page."
+        )
+        st.button(
+            "Extra practice (does not change the schedule)",
+            key=keys.PRACTICE_EXTRA,
+            on_click=_start,
+            args=(
+                extra_scenario_id(bank, seed=new_seed())
+                if item_filter == SCENARIOS
+                else extra_template_id(bank, seed=new_seed(), checklist_item=queue_item, skip=skipped),
+            ),
+            kwargs={"scheduled": False},
         )
         st.stop()
-    problem = problem_for(bank, current)
-except (KeyError, GenerationError) as exc:
-    # The template left the bank since this tab chose it (a user folder changed), or this draw fails
-    # or has no usable answer: skip the template for this session and go on with the next problem.
-    skipped.append(current.template_id)
-    for name in ADDRESS_PARAMS:  # a refresh must not bring the skipped draw back
-        st.query_params.pop(name, None)
-    reason = exc.args[0] if exc.args else type(exc).__name__
-    st.session_state[keys.PRACTICE_SKIP_NOTE] = f"A problem was skipped and the next one is shown: {reason}"
-    _next()
-    st.rerun()
 
-# The address names the problem until it is answered; a refresh after that moves on, so one problem is
-# never graded twice.
-wanted = {} if keys.PRACTICE_VERDICT in st.session_state else to_query(current)
-if {name: st.query_params.get(name) for name in ADDRESS_PARAMS} != {n: wanted.get(n) for n in ADDRESS_PARAMS}:
-    for name in ADDRESS_PARAMS:
-        st.query_params.pop(name, None)
-    st.query_params.update(wanted)
+    current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
+    try:
+        if bank.is_scenario(current.template_id):
+            _set_address(to_query(current))  # a refresh comes back to the same draw (at step 1)
+            show_scenario(
+                store,
+                scenario_for(bank, current.template_id, current.seed),
+                scheduled=current.scheduled,
+                caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
+                on_next=_next,
+                on_variant=partial(_start, current.template_id, scheduled=False),
+            )
+            st.stop()
+        problem = problem_for(bank, current)
+    except (KeyError, GenerationError) as exc:
+        # The template left the bank since this tab chose it (a user folder changed), or this draw fails
+        # or has no usable answer: skip the template for this session and go on with the next problem.
+        skipped.append(current.template_id)
+        _set_address({})  # a refresh must not bring the skipped draw back
+        reason = exc.args[0] if exc.args else type(exc).__name__
+        st.session_state[keys.PRACTICE_SKIP_NOTE] = (
+            f"A problem was skipped and the next one is shown: {reason}"
+        )
+        _next()
+        st.rerun()
 
-skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
-if skip_note:
-    st.info(skip_note, icon=":material/skip_next:")
+    # The address names the problem until it is answered; a refresh after that moves on, so one problem is
+    # never graded twice.
+    _set_address({} if keys.PRACTICE_VERDICT in st.session_state else to_query(current))
 
-item = checklist.get(problem.checklist_item)
-if item_filter is not None and not current.scheduled and queue.first is None:
-    st.info(
-        f"Nothing of *{item.title if item else item_filter}* is due and today's new cards are used up, "
-        "so this is extra practice: it counts for readiness but does not move the schedule."
+    skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
+    if skip_note:
+        st.info(skip_note, icon=":material/skip_next:")
+
+    item = checklist.get(problem.checklist_item)
+    if item_filter is not None and not current.scheduled and queue.first is None:
+        st.info(
+            f"Nothing of *{item.title if item else item_filter}* is due and today's new cards are used up, "
+            "so this is extra practice: it counts for readiness but does not move the schedule."
+        )
+    st.caption(
+        f"{item.title if item else problem.checklist_item} · difficulty {problem.difficulty}"
+        + ("" if current.scheduled else " · extra practice, not scheduled")
     )
-st.caption(
-    f"{item.title if item else problem.checklist_item} · difficulty {problem.difficulty}"
-    + ("" if current.scheduled else " · extra practice, not scheduled")
-)
-st.markdown(problem.prompt)
+    st.markdown(problem.prompt)
 
-verdict = st.session_state.get(keys.PRACTICE_VERDICT)
-if problem.kind is Kind.NUMERIC and verdict is None:
-    with st.form(key="practice_form", enter_to_submit=True, border=False):
-        st.text_input(
-            box_label(problem),
-            key=keys.PRACTICE_ANSWER,
-            placeholder=f"e.g. 12.5 {problem.unit}".strip(),
+    verdict = st.session_state.get(keys.PRACTICE_VERDICT)
+    if problem.kind is Kind.NUMERIC and verdict is None:
+        with st.form(key="practice_form", enter_to_submit=True, border=False):
+            st.text_input(
+                box_label(problem),
+                key=keys.PRACTICE_ANSWER,
+                placeholder=f"e.g. 12.5 {problem.unit}".strip(),
+            )
+            st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_text)
+    elif problem.kind is Kind.CHOICE and verdict is None:
+        with st.form(key="practice_choice_form", border=False):
+            st.radio(
+                "Your answer",
+                list(range(len(problem.choices))),
+                key=keys.PRACTICE_CHOICE,
+                format_func=lambda i: problem.choices[i].text,
+                index=None,
+            )
+            st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
+    elif problem.kind is Kind.RECALL and verdict is None:
+        show_recall_answer(
+            problem,
+            started_at=current.started_at,
+            revealed=bool(st.session_state.get(keys.PRACTICE_REVEALED)),
+            on_reveal=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
+            on_rate=_answer,
+            reveal_key=keys.PRACTICE_REVEAL,
+            rate_prefix=keys.PRACTICE_RATE_PREFIX,
         )
-        st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_text)
-elif problem.kind is Kind.CHOICE and verdict is None:
-    with st.form(key="practice_choice_form", border=False):
-        st.radio(
-            "Your answer",
-            list(range(len(problem.choices))),
-            key=keys.PRACTICE_CHOICE,
-            format_func=lambda i: problem.choices[i].text,
-            index=None,
-        )
-        st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
-elif problem.kind is Kind.RECALL and verdict is None:
-    show_recall_answer(
-        problem,
-        started_at=current.started_at,
-        revealed=bool(st.session_state.get(keys.PRACTICE_REVEALED)),
-        on_reveal=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
-        on_rate=_answer,
-        reveal_key=keys.PRACTICE_REVEAL,
-        rate_prefix=keys.PRACTICE_RATE_PREFIX,
-    )
 
-notice = st.session_state.get(keys.PRACTICE_NOTICE)
-if notice:
-    st.warning(notice, icon=":material/edit:")
+    notice = st.session_state.get(keys.PRACTICE_NOTICE)
+    if notice:
+        st.warning(notice, icon=":material/edit:")
 
-if verdict is not None:
-    show_verdict(problem, verdict)
-    show_problem_roofline(problem, verdict)
+    if verdict is not None:
+        show_verdict(problem, verdict)
+        show_problem_roofline(problem, verdict)
 
-    next_col, variant_col = st.columns(2)
-    next_col.button(
-        "Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch", shortcut="N"
-    )
-    variant = variant_template_id(bank, problem.template_id, seed=current.seed)
-    if variant is None:
-        variant_col.caption(
-            "This question has nothing to vary and its item has no other like it: press Next."
+        next_col, variant_col = st.columns(2)
+        next_col.button(
+            "Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch", shortcut="N"
         )
-    else:
-        variant_col.button(
-            "Another variant (not scheduled)"
-            if variant == problem.template_id
-            else f"Another {problem.kind.value} question on this item (not scheduled)",
-            key=keys.PRACTICE_VARIANT,
-            on_click=_start,
-            args=(variant,),
-            kwargs={"scheduled": False},
-            width="stretch",
-            shortcut="V",
-        )
+        variant = variant_template_id(bank, problem.template_id, seed=current.seed)
+        if variant is None:
+            variant_col.caption(
+                "This question has nothing to vary and its item has no other like it: press Next."
+            )
+        else:
+            variant_col.button(
+                "Another variant (not scheduled)"
+                if variant == problem.template_id
+                else f"Another {problem.kind.value} question on this item (not scheduled)",
+                key=keys.PRACTICE_VARIANT,
+                on_click=_start,
+                args=(variant,),
+                kwargs={"scheduled": False},
+                width="stretch",
+                shortcut="V",
+            )
+
+
+practice_area(item_filter)

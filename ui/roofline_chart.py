@@ -14,7 +14,7 @@ import altair as alt
 import pandas as pd
 
 from grader.estimator import ridge_point
-from ui.roofline_spec import roof_rows
+from ui.roofline_svg import roof_rows
 
 _MARGIN = 4.0  # the x axis reaches this factor beyond the outermost point or ridge
 

@@ -7,6 +7,7 @@ the user's parsed answer, so nothing here computes a second copy of a formula.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,9 +16,9 @@ import streamlit as st
 from grader import Verdict
 from grader.estimator import attainable_flops, ridge_point
 from grader.problem import Problem
-from grader.units import dimensionality
+from grader.units import dimensionality, format_quantity, readable
 from question_bank import Accelerator, load_hardware
-from ui.roofline_spec import Role, roofline_spec
+from ui.roofline_svg import Role, roofline_svg
 
 #: Checklist items whose problems are drawn on a roofline.
 ROOFLINE_ITEMS = frozenset(
@@ -95,6 +96,27 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
     return RooflineView(accelerator=accelerator, own_gpu=own, points=points)
 
 
+def point_lines(view: RooflineView) -> str:
+    """Each point's exact figures, one Markdown line each: what a chart library's tooltip would show."""
+    gpu = view.accelerator
+    ridge = ridge_point(peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth)
+    lines = []
+    for point in view.points:
+        x = float(point["arithmetic_intensity"])
+        bound = (
+            "at the ridge: bandwidth and compute both run out"
+            if math.isclose(x, ridge, rel_tol=1e-6)
+            else "bandwidth-bound"
+            if x < ridge
+            else "compute-bound"
+        )
+        lines.append(
+            f"- {point['label']}: {format_quantity(x, _INTENSITY)} → "
+            f"{readable(float(point['flops_per_s']), 'FLOP/s')} attainable, {bound}"
+        )
+    return "\n".join(lines)
+
+
 def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
     """Draw the roofline under the feedback when the problem is about one; nothing otherwise."""
     view = roofline_view(problem, verdict)
@@ -107,24 +129,11 @@ def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
         "(dense 16-bit peak, datasheet bandwidth; below the ridge an operation is bandwidth-bound, "
         "above it compute-bound)."
     )
-    spec = roofline_spec(peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth, points=view.points)
-    st.vega_lite_chart(spec, width="stretch")
-
-
-# An invisible one-pixel chart: drawing any chart makes the browser load and start its chart renderer,
-# which otherwise happens only when the first roofline of a session is drawn, and then made that
-# feedback the slowest of the session.
-_WARM_UP_SPEC: dict[str, Any] = {
-    "data": {"values": [{"x": 0}]},
-    "mark": {"type": "point", "opacity": 0},
-    "encoding": {"x": {"field": "x", "type": "quantitative", "axis": None}},
-    "width": 1,
-    "height": 1,
-    "config": {"view": {"stroke": None}},
-}
-
-
-def warm_up_chart_renderer() -> None:
-    """Draw the invisible chart in the sidebar: the first roofline after an answer is then not the slowest."""
-    with st.sidebar:
-        st.vega_lite_chart(_WARM_UP_SPEC, width="content")
+    picture = roofline_svg(
+        peak_flops=gpu.peak_flops,
+        mem_bandwidth=gpu.mem_bandwidth,
+        points=view.points,
+        title=f"Roofline of the {gpu.name}",
+    )
+    st.image(picture, width="content")
+    st.caption(point_lines(view))

@@ -41,6 +41,11 @@ def _answer(page: object, problem: Problem, *, right: bool) -> None:
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _done_today(page: object) -> str:
+    metric = page.get_by_test_id("stMetric").filter(has_text="Done today")
+    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+
+
 def _export(db: Path) -> list[dict[str, object]]:
     command = [sys.executable, "-m", "progress", "export", "--format", "json", "--db", str(db)]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True, timeout=120)
@@ -65,10 +70,18 @@ def test_practice_journey_survives_a_restart(
         page.set_default_timeout(60_000)
         page.goto(server.url)
         page.get_by_text("Done today").wait_for()
+        assert _done_today(page) == "0"
+        assert "card=" in page.url  # a refresh would come back to this problem
 
         _answer(page, problems[0], right=True)
         page.get_by_role("button", name="Next").wait_for()
         assert page.locator('[data-testid="stAlertContentSuccess"]').count() >= 1
+        # An answer reruns only the practice area; the counts above the problem are part of it.
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=stMetric]')]"
+            ".some(m => m.innerText.includes('Done today') && m.innerText.trim().endsWith('1'))"
+        )
+        assert "card=" not in page.url  # answered: a refresh moves on rather than grading it twice
         page.keyboard.press("n")  # "Next" is reachable from the keyboard
 
         page.get_by_role("button", name="Next").wait_for(state="detached")

@@ -88,7 +88,7 @@ def test_tally_counts_and_round_trips() -> None:
 
 def test_roofline_view_places_the_problem_and_the_answer_on_its_gpu(bank: Bank) -> None:
     from grader import grade
-    from ui.roofline_spec import Role
+    from ui.roofline_svg import Role
     from ui.roofline_view import roofline_view
 
     problem = generate(bank.get("ridge-point-bf16"), 2)
