@@ -4,7 +4,7 @@ Starts the app and ``benchmarks/bare_page.py`` (one text input and its echo, not
 Streamlit servers and drives both from one Chromium through Playwright. Each pair is one practice
 answer and one bare answer, timed in the page from the Enter key-down to the moment the result is on
 screen: for practice the whole feedback (verdict, derivation, the roofline drawn when the problem
-has one, the Next button), for the bare page the echo of what was typed. Pairs alternate which page
+has one, as a chart or a picture, the Next button), for the bare page the echo of what was typed. Pairs alternate which page
 goes first, so machine noise hits both alike; the ratio is taken within the run.
 
 Varies the template (with and without a roofline), right and wrong answers, and the database
@@ -56,7 +56,9 @@ _WATCH = """([kind, expected, chart]) => {
     practice: () => [...document.querySelectorAll('button')].some(b => b.innerText.trim().startsWith('Next'))
       && (!chart || [...document.querySelectorAll('[data-testid=stMain] [data-testid=stVegaLiteChart]')]
                       .some(c => [...c.querySelectorAll('canvas, svg')]
-                                   .some(d => d.getBoundingClientRect().width > 0))),
+                                   .some(d => d.getBoundingClientRect().width > 0))
+                 || [...document.querySelectorAll('[data-testid=stMain] [data-testid=stImage] img')]
+                      .some(i => i.complete && i.naturalWidth > 0)),
     bare: () => [...document.querySelectorAll('[data-testid=stMarkdownContainer]')]
       .some(e => e.innerText.trim() === 'You typed: ' + expected),
   }[kind];
