@@ -57,7 +57,7 @@ _WATCH = """([kind, expected, chart]) => {
       && (!chart || [...document.querySelectorAll('[data-testid=stMain] [data-testid=stVegaLiteChart]')]
                       .some(c => [...c.querySelectorAll('canvas, svg')]
                                    .some(d => d.getBoundingClientRect().width > 0))
-                 || [...document.querySelectorAll('[data-testid=stMain] [data-testid=stImage] img')]
+                 || [...document.querySelectorAll('[data-testid=stMain] img')]
                       .some(i => i.complete && i.naturalWidth > 0)),
     bare: () => [...document.querySelectorAll('[data-testid=stMarkdownContainer]')]
       .some(e => e.innerText.trim() === 'You typed: ' + expected),

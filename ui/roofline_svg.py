@@ -13,6 +13,7 @@ with one tick each.
 
 from __future__ import annotations
 
+import base64
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -248,3 +249,8 @@ def roofline_svg(
         parts.append(_label(point, sx(point.arithmetic_intensity), sy(point.flops_per_s)))
     parts.append("</svg>")
     return "".join(parts)
+
+
+def svg_data_uri(svg: str) -> str:
+    """The SVG document as a ``data:`` address, for a Markdown image."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")

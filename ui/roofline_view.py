@@ -18,7 +18,7 @@ from grader.estimator import attainable_flops, ridge_point
 from grader.problem import Problem
 from grader.units import dimensionality, format_quantity, readable
 from question_bank import Accelerator, load_hardware
-from ui.roofline_svg import Role, roofline_svg
+from ui.roofline_svg import Role, roofline_svg, svg_data_uri
 
 #: Checklist items whose problems are drawn on a roofline.
 ROOFLINE_ITEMS = frozenset(
@@ -124,16 +124,15 @@ def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
         return
     gpu = view.accelerator
     which = "the" if view.own_gpu else "a reference GPU, the"
+    title = f"Roofline of the {gpu.name}"
+    picture = roofline_svg(
+        peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth, points=view.points, title=title
+    )
+    # A Markdown image rather than st.image: Markdown is drawn by code the page has already loaded,
+    # where an image element loads its own script the first time a session shows one.
     st.markdown(
         f"**Where it sits on the roofline of {which} {gpu.name}** "
         "(dense 16-bit peak, datasheet bandwidth; below the ridge an operation is bandwidth-bound, "
-        "above it compute-bound)."
+        f"above it compute-bound).\n\n![{title}]({svg_data_uri(picture)})"
     )
-    picture = roofline_svg(
-        peak_flops=gpu.peak_flops,
-        mem_bandwidth=gpu.mem_bandwidth,
-        points=view.points,
-        title=f"Roofline of the {gpu.name}",
-    )
-    st.image(picture, width="content")
     st.caption(point_lines(view))
