@@ -71,6 +71,7 @@ _WATCH = """([kind, expected, chart]) => {
   };
   const observer = new MutationObserver(seen);
   observer.observe(document.body, {childList: true, subtree: true, attributes: true, characterData: true});
+  document.addEventListener('load', seen, {capture: true});  // a picture decoded is no DOM change
   document.addEventListener('keydown', e => {
     if (e.key === 'Enter' && bench.start === null) { bench.start = performance.now(); seen(); }
   }, {capture: true, once: true});
