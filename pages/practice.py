@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 
 import streamlit as st
 
-from grader import VerdictStatus
+from grader import Verdict, VerdictStatus
 from grader.hints import box_label
-from grader.problem import Kind
+from grader.problem import Kind, Problem
 from progress import StoreError
-from progress.scheduling import due_queue, next_due, streak
+from progress.scheduling import Queue, due_queue, next_due, streak
 from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
@@ -118,31 +119,28 @@ def _set_address(wanted: dict[str, str]) -> None:
 
 
 # --- the queue, the problem, the answer and its feedback -------------------------------------------------
-# A fragment: an answer, Next or another variant reruns only this part, so the browser redraws the
-# feedback and the counts, not the title, the filter and the navigation. Everything that changes with
-# an answer is computed in here; what is above it changes only with the filter, which reruns the page.
-@st.fragment
-def practice_area(item_filter: str | None) -> None:
-    moment = now()
-    skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
-    queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
+def _counts(queue_templates: list[tuple[str, str]], queue_item: str | None, moment: datetime) -> Queue:
+    """Today's queue, and its counts and the streak in one row (it wraps on a phone, keeping the problem
+    in view); a store that cannot be read offers a fresh start instead."""
     try:
         queue = due_queue(store, templates=queue_templates, now=moment, checklist_item=queue_item)
         days = streak(store, today=moment.date())
     except StoreError as exc:
         show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
         st.stop()
-
-    # One row that wraps rather than four stacked columns, so that on a phone the problem stays in view.
     with st.container(horizontal=True, gap="medium"):
         st.metric("Due", queue.due_count, width="content")
         st.metric("New today", queue.new_count, width="content")
         st.metric("Done today", queue.done_count, width="content")
         st.metric("Streak", f"{days} day{'s' * (days != 1)}", width="content")
+    return queue
 
-    # --- the problem on screen --------------------------------------------------------------------------
-    # The filter decides what is shown: a problem of another item goes (also when Readiness opened this page
-    # on an item); a refreshed page comes back to the problem its address names.
+
+def _choose(item_filter: str | None, queue: Queue, *, moment: datetime, skipped: list[str]) -> None:
+    """Put the problem to show in the session: the one on screen, the one the address names, the first
+    due, or (practising one item with nothing of it due) an extra variant of it; else none."""
+    # The filter decides what is shown: a problem of another item goes (also when Readiness opened this
+    # page on an item); a refreshed page comes back to the problem its address names.
     shown = st.session_state.get(keys.PRACTICE_CURRENT)
     if shown is None:
         restored = from_query(st.query_params, bank, now=moment)
@@ -158,42 +156,116 @@ def practice_area(item_filter: str | None) -> None:
     if keys.PRACTICE_CURRENT not in st.session_state and queue.first is not None:
         _start(queue.first.template_id, scheduled=True)
     elif keys.PRACTICE_CURRENT not in st.session_state and item_filter is not None:
-        # Practising one item is always possible: with nothing of it due, extra variants of its templates.
-        _start(
-            extra_scenario_id(bank, seed=new_seed())
-            if item_filter == SCENARIOS
-            else extra_template_id(bank, seed=new_seed(), checklist_item=item_filter, skip=skipped),
-            scheduled=False,
+        _start(_extra_id(item_filter, skipped), scheduled=False)
+
+
+def _extra_id(item: str | None, skipped: list[str]) -> str:
+    """A problem off the schedule: a scenario under the scenarios filter, else a template of ``item``."""
+    if item == SCENARIOS:
+        return extra_scenario_id(bank, seed=new_seed())
+    return extra_template_id(bank, seed=new_seed(), checklist_item=item, skip=skipped)
+
+
+def _nothing_due(
+    item_filter: str | None, queue_item: str | None, moment: datetime, skipped: list[str]
+) -> None:
+    """The session so far, when the next review is due, and a way to practise off the schedule."""
+    _set_address({})
+    tally = Tally.from_dict(st.session_state.get(keys.PRACTICE_TALLY))
+    st.success("Nothing is due right now. Well done.", icon=":material/task_alt:")
+    if tally.answered:
+        st.markdown(
+            f"This session: **{tally.answered}** answered, **{tally.accuracy:.0%}** correct, "
+            f"**{tally.seconds / 60:.1f} min** spent."
+        )
+    upcoming = next_due(store, moment, checklist_item=queue_item)
+    if upcoming is not None:
+        st.markdown(f"Next review due **{local_time(upcoming, fmt='%a %d %b, %H:%M')}**.")
+    st.caption(
+        f"New cards: {store.settings().daily_new_limit} a day. Change it, and the recall the schedule "
+        "aims for, under *Plan to the interview* on the Readiness page."
+    )
+    st.button(
+        "Extra practice (does not change the schedule)",
+        key=keys.PRACTICE_EXTRA,
+        on_click=_start,
+        args=(_extra_id(SCENARIOS if item_filter == SCENARIOS else queue_item, skipped),),
+        kwargs={"scheduled": False},
+    )
+
+
+def _answer_widgets(problem: Problem, current: Current) -> None:
+    """What the problem's kind asks for: a number (Enter checks it), an option, or a recall."""
+    if problem.kind is Kind.NUMERIC:
+        with st.form(key="practice_form", enter_to_submit=True, border=False):
+            st.text_input(
+                box_label(problem),
+                key=keys.PRACTICE_ANSWER,
+                placeholder=f"e.g. 12.5 {problem.unit}".strip(),
+            )
+            st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_text)
+    elif problem.kind is Kind.CHOICE:
+        with st.form(key="practice_choice_form", border=False):
+            st.radio(
+                "Your answer",
+                list(range(len(problem.choices))),
+                key=keys.PRACTICE_CHOICE,
+                format_func=lambda i: problem.choices[i].text,
+                index=None,
+            )
+            st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
+    else:
+        show_recall_answer(
+            problem,
+            started_at=current.started_at,
+            revealed=bool(st.session_state.get(keys.PRACTICE_REVEALED)),
+            on_reveal=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
+            on_rate=_answer,
+            reveal_key=keys.PRACTICE_REVEAL,
+            rate_prefix=keys.PRACTICE_RATE_PREFIX,
         )
 
+
+def _feedback(problem: Problem, verdict: Verdict, current: Current) -> None:
+    """The verdict, its derivation and roofline, then Next and another variant."""
+    show_verdict(problem, verdict)
+    show_problem_roofline(problem, verdict)
+    next_col, variant_col = st.columns(2)
+    next_col.button(
+        "Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch", shortcut="N"
+    )
+    variant = variant_template_id(bank, problem.template_id, seed=current.seed)
+    if variant is None:
+        variant_col.caption(
+            "This question has nothing to vary and its item has no other like it: press Next."
+        )
+        return
+    variant_col.button(
+        "Another variant (not scheduled)"
+        if variant == problem.template_id
+        else f"Another {problem.kind.value} question on this item (not scheduled)",
+        key=keys.PRACTICE_VARIANT,
+        on_click=_start,
+        args=(variant,),
+        kwargs={"scheduled": False},
+        width="stretch",
+        shortcut="V",
+    )
+
+
+# A fragment: an answer, Next or another variant reruns only this part, so the browser redraws the
+# feedback and the counts, not the title, the filter and the navigation. Everything that changes with
+# an answer is computed in here; what is above it changes only with the filter, which reruns the page.
+@st.fragment
+def practice_area(item_filter: str | None) -> None:
+    moment = now()
+    skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
+    queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
+    queue = _counts(queue_templates, queue_item, moment)
+    _choose(item_filter, queue, moment=moment, skipped=skipped)
     if keys.PRACTICE_CURRENT not in st.session_state:
-        _set_address({})
-        tally = Tally.from_dict(st.session_state.get(keys.PRACTICE_TALLY))
-        st.success("Nothing is due right now. Well done.", icon=":material/task_alt:")
-        if tally.answered:
-            st.markdown(
-                f"This session: **{tally.answered}** answered, **{tally.accuracy:.0%}** correct, "
-                f"**{tally.seconds / 60:.1f} min** spent."
-            )
-        upcoming = next_due(store, moment, checklist_item=queue_item)
-        if upcoming is not None:
-            st.markdown(f"Next review due **{local_time(upcoming, fmt='%a %d %b, %H:%M')}**.")
-        st.caption(
-            f"New cards: {store.settings().daily_new_limit} a day. Change it, and the recall the schedule "
-            "aims for, under *Plan to the interview* on the Readiness page."
-        )
-        st.button(
-            "Extra practice (does not change the schedule)",
-            key=keys.PRACTICE_EXTRA,
-            on_click=_start,
-            args=(
-                extra_scenario_id(bank, seed=new_seed())
-                if item_filter == SCENARIOS
-                else extra_template_id(bank, seed=new_seed(), checklist_item=queue_item, skip=skipped),
-            ),
-            kwargs={"scheduled": False},
-        )
-        st.stop()
+        _nothing_due(item_filter, queue_item, moment, skipped)
+        return
 
     current = Current.from_dict(st.session_state[keys.PRACTICE_CURRENT])
     try:
@@ -207,7 +279,7 @@ def practice_area(item_filter: str | None) -> None:
                 on_next=_next,
                 on_variant=partial(_start, current.template_id, scheduled=False),
             )
-            st.stop()
+            return
         problem = problem_for(bank, current)
     except (KeyError, GenerationError) as exc:
         # The template left the bank since this tab chose it (a user folder changed), or this draw fails
@@ -221,14 +293,13 @@ def practice_area(item_filter: str | None) -> None:
         _next()
         st.rerun()
 
-    # The address names the problem until it is answered; a refresh after that moves on, so one problem is
-    # never graded twice.
-    _set_address({} if keys.PRACTICE_VERDICT in st.session_state else to_query(current))
-
+    # The address names the problem until it is answered; a refresh after that moves on, so one problem
+    # is never graded twice.
+    verdict = st.session_state.get(keys.PRACTICE_VERDICT)
+    _set_address({} if verdict is not None else to_query(current))
     skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
     if skip_note:
         st.info(skip_note, icon=":material/skip_next:")
-
     item = checklist.get(problem.checklist_item)
     if item_filter is not None and not current.scheduled and queue.first is None:
         st.info(
@@ -240,66 +311,13 @@ def practice_area(item_filter: str | None) -> None:
         + ("" if current.scheduled else " · extra practice, not scheduled")
     )
     st.markdown(problem.prompt)
-
-    verdict = st.session_state.get(keys.PRACTICE_VERDICT)
-    if problem.kind is Kind.NUMERIC and verdict is None:
-        with st.form(key="practice_form", enter_to_submit=True, border=False):
-            st.text_input(
-                box_label(problem),
-                key=keys.PRACTICE_ANSWER,
-                placeholder=f"e.g. 12.5 {problem.unit}".strip(),
-            )
-            st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_text)
-    elif problem.kind is Kind.CHOICE and verdict is None:
-        with st.form(key="practice_choice_form", border=False):
-            st.radio(
-                "Your answer",
-                list(range(len(problem.choices))),
-                key=keys.PRACTICE_CHOICE,
-                format_func=lambda i: problem.choices[i].text,
-                index=None,
-            )
-            st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
-    elif problem.kind is Kind.RECALL and verdict is None:
-        show_recall_answer(
-            problem,
-            started_at=current.started_at,
-            revealed=bool(st.session_state.get(keys.PRACTICE_REVEALED)),
-            on_reveal=lambda: st.session_state.__setitem__(keys.PRACTICE_REVEALED, True),
-            on_rate=_answer,
-            reveal_key=keys.PRACTICE_REVEAL,
-            rate_prefix=keys.PRACTICE_RATE_PREFIX,
-        )
-
+    if verdict is None:
+        _answer_widgets(problem, current)
     notice = st.session_state.get(keys.PRACTICE_NOTICE)
     if notice:
         st.warning(notice, icon=":material/edit:")
-
     if verdict is not None:
-        show_verdict(problem, verdict)
-        show_problem_roofline(problem, verdict)
-
-        next_col, variant_col = st.columns(2)
-        next_col.button(
-            "Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch", shortcut="N"
-        )
-        variant = variant_template_id(bank, problem.template_id, seed=current.seed)
-        if variant is None:
-            variant_col.caption(
-                "This question has nothing to vary and its item has no other like it: press Next."
-            )
-        else:
-            variant_col.button(
-                "Another variant (not scheduled)"
-                if variant == problem.template_id
-                else f"Another {problem.kind.value} question on this item (not scheduled)",
-                key=keys.PRACTICE_VARIANT,
-                on_click=_start,
-                args=(variant,),
-                kwargs={"scheduled": False},
-                width="stretch",
-                shortcut="V",
-            )
+        _feedback(problem, verdict, current)
 
 
 practice_area(item_filter)
