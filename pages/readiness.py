@@ -73,15 +73,10 @@ def _plan(
     )
 
 
-def _factor_table(item: ItemReadiness) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "factor": [f.name.value for f in item.factors],
-            "value": [f"{f.value:.0%}" for f in item.factors],
-            "weight": [f"{f.weight:.0%}" for f in item.factors],
-            "points": [round(f.points, 1) for f in item.factors],
-        }
-    )
+def _factor_table(item: ItemReadiness) -> str:
+    """The six factors as a Markdown table: a few hundred bytes, where a data grid sent ten Arrow tables."""
+    rows = [f"| {f.name.value} | {f.value:.0%} | {f.weight:.0%} | {f.points:.1f} |" for f in item.factors]
+    return "\n".join(["| factor | value | weight | points |", "| :-- | --: | --: | --: |", *rows])
 
 
 def _factor_details(item: ItemReadiness) -> str:
@@ -147,7 +142,7 @@ for entry, item in zip(checklist, overall.items, strict=True):
         head.badge(label, color=colour)
         score_col.metric("Score", f"{item.score:.0f}")
         with st.expander("Why: factors and next steps"):
-            st.dataframe(_factor_table(item), hide_index=True)
+            st.markdown(_factor_table(item))
             st.markdown(_factor_details(item))
             if item.next_steps:
                 st.markdown("**Next steps**")
