@@ -127,7 +127,7 @@ def report(n_answers: int, runs: list[dict[str, Rerun]], *, verbose: bool) -> No
         kinds = reruns[-1].kinds
         elements = ", ".join(sorted(k.removeprefix("delta:") for k in kinds if k.startswith("delta:")))
         print(f"    {'':<15} messages in the last: {sum(kinds.values())}; elements: {elements or '—'}")
-        if verbose:
+        if verbose and kinds:
             sizes = reruns[-1].bytes_by_kind
             print(f"    {'':<15} " + ", ".join(f"{k} ×{n} {sizes[k]:,} B" for k, n in kinds.items()))
 
