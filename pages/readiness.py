@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from datetime import date
 
-import pandas as pd
 import streamlit as st
 
-from progress import ExportFormat, Settings, StoreError, export_attempts
+from progress import ExportFormat, StoreError, export_attempts
 from progress.aggregates import load_snapshot
-from progress.plan import Plan, make_plan, seconds_per_card
-from progress.readiness import (
-    DEFAULT_RULE,
-    Gate,
-    ItemEvidence,
-    ItemReadiness,
-    ItemStatus,
-    assess,
-    seconds_per_answer,
-)
-from progress.scheduling import scheduler_for
-from progress.utc import day_start
+from progress.readiness import DEFAULT_RULE, Gate, ItemReadiness, ItemStatus, assess
 from question_bank import load_checklist
 from ui import cached
 from ui import readiness_charts as charts
 from ui import state_keys as keys
 from ui.context import db_path, now, user_zone
 from ui.practice_link import practice_button
+from ui.readiness_plan import plan_section
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
 
@@ -46,42 +33,10 @@ _STATUS_BADGE = {
 }
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _plan(
-    db: str,
-    version: tuple[int, int],
-    today: date,
-    settings: dict[str, object],
-    titles: dict[str, str],
-    _evidence: list[ItemEvidence],
-) -> Plan:
-    # Keyed on the database, its data version, the settings and the day: the plan simulates hundreds of
-    # days of reviews, so a rerun that changed none of these reuses it. ``_evidence`` is not hashed.
-    del db, version
-    chosen = Settings.from_dict(settings)
-    measured_s = seconds_per_answer(_evidence, now=day_start(today))
-    return make_plan(
-        _evidence,
-        today=today,
-        interview_date=chosen.interview_date or today,
-        minutes_per_day=chosen.minutes_per_day,
-        seconds_per_card=seconds_per_card(answer_seconds=measured_s),
-        daily_new_limit=chosen.daily_new_limit,
-        scheduler=scheduler_for(chosen, enable_fuzzing=False),
-        answer_seconds=measured_s,
-        titles=titles,
-    )
-
-
-def _factor_table(item: ItemReadiness) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "factor": [f.name.value for f in item.factors],
-            "value": [f"{f.value:.0%}" for f in item.factors],
-            "weight": [f"{f.weight:.0%}" for f in item.factors],
-            "points": [round(f.points, 1) for f in item.factors],
-        }
-    )
+def _factor_table(item: ItemReadiness) -> str:
+    """The six factors as a Markdown table: a few hundred bytes, where a data grid sent ten Arrow tables."""
+    rows = [f"| {f.name.value} | {f.value:.0%} | {f.weight:.0%} | {f.points:.1f} |" for f in item.factors]
+    return "\n".join(["| factor | value | weight | points |", "| :-- | --: | --: | --: |", *rows])
 
 
 def _factor_details(item: ItemReadiness) -> str:
@@ -97,7 +52,6 @@ titles = {item.id: item.title for item in checklist}
 moment = now()
 store = cached.store()
 try:
-    settings = store.settings()
     snapshot = load_snapshot(
         store,
         template_ids_by_item={item.id: [t.id for t in bank.by_checklist(item.id)] for item in checklist},
@@ -147,7 +101,7 @@ for entry, item in zip(checklist, overall.items, strict=True):
         head.badge(label, color=colour)
         score_col.metric("Score", f"{item.score:.0f}")
         with st.expander("Why: factors and next steps"):
-            st.dataframe(_factor_table(item), hide_index=True)
+            st.markdown(_factor_table(item))
             st.markdown(_factor_details(item))
             if item.next_steps:
                 st.markdown("**Next steps**")
@@ -198,92 +152,7 @@ with timing:
 
 # --- plan to the interview -------------------------------------------------------------------------
 st.subheader("Plan to the interview")
-date_col, minutes_col = st.columns(2)
-interview: date | None = date_col.date_input(
-    "Interview date", value=settings.interview_date, key=keys.READY_INTERVIEW_DATE
-)
-minutes = int(
-    minutes_col.number_input(
-        "Minutes per day",
-        min_value=5,
-        max_value=480,
-        step=5,
-        value=settings.minutes_per_day,
-        key=keys.READY_MINUTES_PER_DAY,
-    )
-)
-new_col, retention_col = st.columns(2)
-new_limit = int(
-    new_col.number_input(
-        "New cards a day",
-        min_value=0,
-        max_value=100,
-        value=settings.daily_new_limit,
-        key=keys.READY_DAILY_NEW_LIMIT,
-        help="How many questions Practice introduces each day, on top of the reviews due.",
-    )
-)
-retention_percent = retention_col.slider(
-    "Recall to aim for",
-    min_value=70,
-    max_value=97,
-    step=1,
-    value=min(max(round(settings.desired_retention * 100), 70), 97),
-    key=keys.READY_DESIRED_RETENTION,
-    format="%d%%",
-    help="The chance of remembering a card when it falls due: higher means more frequent reviews.",
-)
-if st.button("Save plan settings", key=keys.READY_SAVE_SETTINGS):
-    settings = dataclasses.replace(
-        settings,
-        interview_date=interview,
-        minutes_per_day=minutes,
-        daily_new_limit=new_limit,
-        desired_retention=retention_percent / 100,
-    )
-    try:
-        store.save_settings(settings)
-    except StoreError as exc:
-        st.error(str(exc))
-    else:
-        st.toast("Plan settings saved.")
-if settings.interview_date is None:
-    st.info(
-        "Set your interview date and the minutes you can spend a day, then save: a day-by-day plan appears."
-    )
-else:
-    plan = _plan(
-        str(db_path()),
-        snapshot.version,
-        moment.date(),
-        dict(settings.to_dict()),
-        titles,
-        list(snapshot.evidence),
-    )
-    if not plan.practice_enough:
-        st.error(plan.warning or "")
-    elif plan.warning:
-        st.warning(plan.warning)
-    else:
-        st.success(
-            f"At {settings.minutes_per_day} minutes a day, every item can be ready by {plan.interview_date}."
-        )
-    st.caption(
-        f"{plan.cards_per_day} cards a day at about {plan.seconds_per_card:.0f} s each (your answer time "
-        "plus reading the feedback). Extra variants are practice without scheduling effect, for items "
-        "short of recent answers."
-    )
-    if plan.days:
-        table = pd.DataFrame(
-            {
-                "day": [d.day.isoformat() for d in plan.days],
-                "new cards": [d.new_cards for d in plan.days],
-                "reviews": [d.reviews for d in plan.days],
-                "extra variants": [d.extra_variants for d in plan.days],
-                "minutes": [round(d.minutes) for d in plan.days],
-            }
-        )
-        st.dataframe(table, hide_index=True)
+plan_section(snapshot, titles)
 
 # --- export ----------------------------------------------------------------------------------------
 st.subheader("Export")

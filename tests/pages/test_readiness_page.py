@@ -9,7 +9,7 @@ import pytest
 from fsrs import Rating
 from streamlit.testing.v1 import AppTest
 
-from progress import Attempt, Mode, Settings, Status, Store
+from progress import Attempt, Mode, Settings, Status, Store, StoreError
 from progress.scheduling import review
 from question_bank import load_bank, load_checklist
 from ui import state_keys as keys
@@ -107,8 +107,10 @@ def test_a_seeded_database_shows_scores_factors_and_what_holds_it_back(tmp_path:
     assert "Not ready yet" in texts(at.warning)
     kv = next(i for i, item in enumerate(load_checklist()) if item.id == "kv-cache")
     assert int(at.metric[kv].value) >= 50
-    factor_tables = [df.value for df in at.dataframe]
-    assert factor_tables and list(factor_tables[0]["factor"]) == [
+    # One Markdown table per item (light to send, where a data grid sent an Arrow table each).
+    factor_tables = [m.value for m in at.markdown if m.value.startswith("| factor | value | weight |")]
+    assert len(factor_tables) == len(load_checklist())
+    assert [row.split("|")[1].strip() for row in factor_tables[0].splitlines()[2:]] == [
         "accuracy",
         "retrievability",
         "stability",
@@ -133,6 +135,40 @@ def test_saving_a_near_interview_date_warns_and_plans(tmp_path: Path) -> None:
     assert "too close" in texts(at.error)
     plan_table = at.dataframe[-1].value
     assert list(plan_table["day"]) == [NOW.date().isoformat(), (NOW.date() + timedelta(days=1)).isoformat()]
+
+
+def test_saving_the_plan_reruns_the_plan_alone(tmp_path: Path) -> None:
+    # Nothing above the plan reads the settings, so a save re-sends the plan and nothing else. AppTest
+    # builds its tree from one run's messages: after the save, that is the plan fragment's run alone.
+    db = tmp_path / "progress.db"
+    seed(db)
+    at = page(db)
+    assert len(at.metric) == len(load_checklist()) and not at.dataframe
+    at.date_input(key=keys.READY_INTERVIEW_DATE).set_value(NOW.date() + timedelta(days=20))
+    at.button(key=keys.READY_SAVE_SETTINGS).click().run()
+    assert not at.exception
+    assert [t.value for t in at.toast] == ["Plan settings saved."]
+    assert len(at.dataframe[-1].value) == 20  # the new plan, day by day
+    assert not at.metric and not at.get("vega_lite_chart") and not at.button  # not the page around it
+    at.run()
+    assert len(at.metric) == len(load_checklist()) and len(at.dataframe[-1].value) == 20
+
+
+def test_a_failed_save_says_why_above_the_plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "progress.db"
+    at = page(db)
+
+    def refuse(self: Store, settings: Settings) -> None:
+        raise StoreError("the disk is full", path=db)
+
+    monkeypatch.setattr(Store, "save_settings", refuse)
+    at.number_input(key=keys.READY_MINUTES_PER_DAY).set_value(45)
+    at.button(key=keys.READY_SAVE_SETTINGS).click().run()
+    assert not at.exception
+    assert "the disk is full" in texts(at.error)
+    assert not at.toast
+    at.run()
+    assert "the disk is full" not in texts(at.error)  # said once, not on every later run
 
 
 def test_a_far_interview_date_gets_a_plan_without_warning(tmp_path: Path) -> None:
