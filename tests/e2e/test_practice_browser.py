@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from ws_messages import watch
 
 from grader import Kind, Problem
 from grader.units import format_quantity
@@ -68,11 +69,14 @@ def test_practice_journey_survives_a_restart(
     try:
         page = browser.new_page()
         page.set_default_timeout(60_000)
+        frames = watch(page)
         page.goto(server.url)
         page.get_by_text("Done today").wait_for()
         assert _done_today(page) == "0"
         assert "card=" in page.url  # a refresh would come back to this problem
 
+        frames.settle(page, frames.mark())
+        mark = frames.mark()
         _answer(page, problems[0], right=True)
         page.get_by_role("button", name="Next").wait_for()
         assert page.locator('[data-testid="stAlertContentSuccess"]').count() >= 1
@@ -82,6 +86,11 @@ def test_practice_journey_survives_a_restart(
             ".some(m => m.innerText.includes('Done today') && m.innerText.trim().endsWith('1'))"
         )
         assert "card=" not in page.url  # answered: a refresh moves on rather than grading it twice
+        frames.settle(page, mark)
+        sent = frames.since(mark)
+        assert sent["delta:metric"] == 4 and sent["delta:button"] >= 1, sent
+        for outside in ("delta:heading", "delta:selectbox", "delta:download_button", "navigation"):
+            assert outside not in sent, f"an answer re-sent {outside}: {sent}"
         page.keyboard.press("n")  # "Next" is reachable from the keyboard
 
         page.get_by_role("button", name="Next").wait_for(state="detached")
