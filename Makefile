@@ -6,6 +6,8 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8501
+# Test workers: one per CPU core (at most 8), as `make test` runs them; `make test WORKERS=1` for one.
+WORKERS ?= auto
 
 .PHONY: run test lint install clean
 
@@ -32,8 +34,10 @@ run: $(RUN_STAMP)
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 
+# Parallel workers (pytest-xdist); worksteal hands a worker that ran out of tests part of a busy
+# worker's queue, so a long browser test never leaves the other cores idle at the end.
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(WORKERS) --maxprocesses 8 --dist worksteal
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypedDict
 
 
@@ -93,6 +94,12 @@ _FIGURES = 4
 def num(value: float) -> str:
     """A plain number inside a substituted formula: exact integers below a million (``4,096``), larger
     ones with an SI prefix (``13.02 G``), others to 4 significant figures."""
+    if value == 0 or not _finite(value):
+        return _num(value)
+    return _cached_num(value)
+
+
+def _num(value: float) -> str:
     if float(value).is_integer() and abs(value) < 1e6:
         return f"{int(value):,}"
     if abs(value) >= 1e6:
@@ -107,9 +114,13 @@ def qty(value: float, unit: str, *, sig_figs: int = _FIGURES) -> str:
     Only seconds go below the unit (ms, µs, ns) and never above it; bytes write kilo as ``K`` (``KB``,
     as answers do).
     """
-    magnitude = abs(value)
-    if magnitude == 0 or not _finite(value):
+    if value == 0 or not _finite(value):
         return f"{value:g} {unit}".strip()
+    return _cached_qty(value, unit, sig_figs)
+
+
+def _qty(value: float, unit: str, sig_figs: int) -> str:
+    magnitude = abs(value)
     candidates = _PREFIXES[5:] if unit == "s" else _PREFIXES[:6]
     for index, (scale, prefix) in enumerate(candidates):
         if magnitude >= scale or index == len(candidates) - 1:
@@ -122,6 +133,14 @@ def qty(value: float, unit: str, *, sig_figs: int = _FIGURES) -> str:
             text = f"{shown:,.{sig_figs}g}" if abs(shown) < 1e4 else f"{shown:,.0f}"
             return f"{text} {prefix}{unit}".rstrip()
     raise AssertionError("unreachable: the last prefix always matches")
+
+
+# Derivations format the same few thousand numbers over and over (a preset's layer count, a GPU's
+# bandwidth), many of them for steps that are worked out and then dropped. Equal non-zero finite
+# numbers print alike whatever their type (4096 and 4096.0), so they share a cache entry; zero
+# (0.0 and -0.0 compare equal but print differently) and NaN or infinity never reach the cache.
+_cached_num = lru_cache(maxsize=8192)(_num)
+_cached_qty = lru_cache(maxsize=8192)(_qty)
 
 
 def _finite(value: float) -> bool:

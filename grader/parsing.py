@@ -29,6 +29,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from grader.errors import GradingError, NumberRangeError, ParseError, UnknownUnitError
@@ -347,12 +348,16 @@ def _in_question_units(candidate: _Reading, unit: str) -> pint.Quantity:
     return candidate.quantity * display_units(unit)
 
 
+@lru_cache(maxsize=4096)
 def parse_quantity(text: str, *, unit: str) -> Parsed:
     """Read ``text`` as a quantity of the kind display ``unit`` measures; return it in SI units.
 
     A bare number is read in ``unit`` (in its base unit when a magnitude word scales it). Raises a
     :class:`grader.errors.GradingError` subclass (``ParseError``, ``WrongDimensionError``,
     ``DisplayUnitError``) whose ``reason`` and ``hint`` say what was wrong and what to type instead.
+
+    Cached: the reading depends on nothing but ``text`` and ``unit``, and the same answer is often
+    graded again (a rerun of the page, the same figure for another seed). An error is not cached.
     """
     expected = dimensionality(unit)
     tokens = tokenize(tidy(text))

@@ -11,6 +11,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -130,8 +131,9 @@ def start_app(tmp_path: Path) -> Iterator[Callable[..., AppServer]]:
             server.stop()
 
 
-@pytest.fixture
-def browser() -> Iterator[object]:
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[object]:
+    """One Chromium for the session (one per worker when tests run in parallel)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -142,3 +144,12 @@ def browser() -> Iterator[object]:
             yield instance
         finally:
             instance.close()
+
+
+@pytest.fixture
+def browser(_chromium: Any) -> Iterator[Any]:
+    """The session's Chromium; each test opens its own pages or contexts (which share no cookies or
+    storage), and whatever a test leaves open, a failed one included, is closed after it."""
+    yield _chromium
+    for context in _chromium.contexts:
+        context.close()

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,6 +21,7 @@ TYPED = (
     "Element-wise ops are memory-bound: their time is the bytes moved over the bandwidth. Run unfused, "
     "each kernel writes the intermediate back to HBM and reads it again. Fusion also reduces FLOPs."
 )
+CHECKS_SHOWN = ("Found: “memory-bound”", "Misconception: fusion reduces FLOPs", "Suggested rating: Again")
 
 
 def test_typed_explanation_is_checked_and_stored(
@@ -36,9 +38,9 @@ def test_typed_explanation_is_checked_and_stored(
         page.get_by_label("Your explanation (optional)").fill(TYPED)
         page.get_by_role("button", name="Check my explanation").click()
         page.get_by_text("2 of 4 found").wait_for()
-        assert page.get_by_text("Found: “memory-bound”").count() == 1
-        assert page.get_by_text("Misconception: fusion reduces FLOPs").count() == 1
-        assert page.get_by_text("Suggested rating: Again").count() == 1
+        # The checks arrive one element after another: each is awaited, then found exactly once.
+        for line in CHECKS_SHOWN:
+            expect(page.get_by_text(line)).to_have_count(1, timeout=30_000)
         for width, height in ((1400, 2300), (390, 4400)):
             page.set_viewport_size({"width": width, "height": height})
             page.wait_for_timeout(800)  # let the layout settle before the picture

@@ -18,12 +18,12 @@ if TYPE_CHECKING:  # a conftest is not importable by name once several folders h
 
 pytestmark = pytest.mark.browser
 
-# A one-minute mock, as a user would set it, on a server whose clock runs twice as fast
-# (DRILL_CLOCK_SPEED, test-only): the minute runs out after 30 s of real waiting, time enough to
-# answer on a busy machine. Waits allow the
-# whole minute plus a slow machine.
+# A one-minute mock, as a user would set it, on a server whose clock runs four times as fast
+# (DRILL_CLOCK_SPEED, test-only): the minute runs out after 15 s of real waiting, time enough to
+# answer one problem on a busy machine (as the tabs test types one). Waits allow the whole minute
+# plus a slow machine.
 MINUTES = "1"
-CLOCK_SPEED = "2"
+CLOCK_SPEED = "4"
 TIMEOUT_MS = 120_000
 
 

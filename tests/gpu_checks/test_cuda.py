@@ -8,14 +8,17 @@ from gpu_checks.device import DeviceKind, discover
 from gpu_checks.plan import SMOKE
 from gpu_checks.runner import Runner
 
+pytestmark = pytest.mark.cuda
 
-def _has_cuda() -> bool:
+
+@pytest.fixture(autouse=True, scope="module")
+def _needs_cuda() -> None:
+    # Asked when a test here runs, not at collection: importing torch costs seconds in every process
+    # that collects the suite (each parallel worker does).
     import torch
 
-    return torch.cuda.is_available()
-
-
-pytestmark = [pytest.mark.cuda, pytest.mark.skipif(not _has_cuda(), reason="needs a CUDA device")]
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
 
 
 def test_discover_cuda_reports_l2_and_tensor_core_dtypes() -> None:

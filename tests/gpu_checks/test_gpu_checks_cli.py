@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gpu_checks import runner as runner_module
 from gpu_checks.__main__ import main
 from gpu_checks.history import load_history
 from gpu_checks.lock import DeviceLock
@@ -24,6 +25,14 @@ KEYS = {
     "decode_knee_batch_measured",
     "decode_knee_batch_predicted",
 }
+
+
+@pytest.fixture(autouse=True)
+def _own_lock_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The runs here lock the cpu in a folder of their own, not the machine's shared one: another
+    test running at the same time (in another worker) or the app on this machine holding it would
+    make a run exit 2."""
+    monkeypatch.setattr(runner_module, "default_lock_dir", lambda: tmp_path / "locks")
 
 
 def _cli(*args: str, python_options: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:

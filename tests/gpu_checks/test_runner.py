@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,8 +15,12 @@ from gpu_checks.errors import RunInProgressError
 from gpu_checks.history import load_history
 from gpu_checks.plan import SMOKE, ProbeName
 from gpu_checks.runner import Progress, RunHandle, Runner
+from tests.gpu_checks import synthetic
 
 T0 = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
+#: A run of one probe (the cheapest), for tests that only ask whether a run may start: it takes the
+#: same process and device locks as a whole plan.
+ONE_PROBE = replace(SMOKE, probes=(ProbeName.OVERHEAD,))
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,11 +100,11 @@ def test_a_failed_start_reports_its_error(runner: Runner) -> None:
     assert handle.wait(60)
     assert handle.report is None
     assert handle.error is not None and "cpu, cuda or mps" in handle.error
-    runner.run(SMOKE, device="cpu", threads=1)  # the lock was released
+    assert runner.run(ONE_PROBE, device="cpu", threads=1).errors == {}  # the lock was released
 
 
-def test_a_finished_handle(runner: Runner) -> None:
-    report = runner.run(SMOKE, device="cpu", threads=1)
+def test_a_finished_handle() -> None:
+    report = synthetic.report()
     handle = RunHandle.finished(report)
     assert handle.done and handle.report is report and handle.progress.fraction == 1.0
 
@@ -128,7 +133,7 @@ def test_the_device_is_free_again_once_the_other_process_ends(runner: Runner, lo
         check=True,
     )
     assert child.stdout.strip() == "held"
-    assert runner.run(SMOKE, device="cpu", threads=1).errors == {}
+    assert runner.run(ONE_PROBE, device="cpu", threads=1).errors == {}
 
 
 def test_a_background_run_is_visible_and_stoppable_from_another_session(
