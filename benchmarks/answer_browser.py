@@ -4,8 +4,9 @@ Starts the app and ``benchmarks/bare_page.py`` (one text input and its echo, not
 Streamlit servers and drives both from one Chromium through Playwright. Each pair is one practice
 answer and one bare answer, timed in the page from the Enter key-down to the moment the result is on
 screen: for practice the whole feedback (verdict, derivation, the roofline drawn when the problem
-has one, as a chart or a picture, the Next button), for the bare page the echo of what was typed. Pairs alternate which page
-goes first, so machine noise hits both alike; the ratio is taken within the run.
+has one, as a chart or a picture, the Next button), for the bare page the echo of what was typed.
+Pairs alternate which page goes first, so machine noise hits both alike; the ratio is taken within
+the run.
 
 Varies the template (with and without a roofline), right and wrong answers, and the database
 (empty, and 100,000 stored answers). Every session's first answer is reported apart from the later
