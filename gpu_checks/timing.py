@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import statistics
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -95,11 +96,14 @@ def measure(
     timer.stop = stop
     first = timer.blocked_autorange(min_run_time=min_run_time_s)
     times = list(first.times)
-    if len(times) < MIN_REPLICATES:
-        block_s = max(first.raw_times)
+    # A second autorange can still come back with a single block (its own sizing run counts towards
+    # its time on a busy machine), so ask again until the replicates are there or the time is spent;
+    # every round adds at least one block.
+    block_s = max(first.raw_times)
+    started = time.perf_counter()
+    while len(times) < MIN_REPLICATES and time.perf_counter() - started < max_run_time_s:
         extra_s = min(max_run_time_s, (MIN_REPLICATES - len(times)) * block_s)
-        more = timer.blocked_autorange(min_run_time=extra_s)
-        times += more.times
+        times += timer.blocked_autorange(min_run_time=extra_s).times
     return timing_from_times(times_s=times, number_per_block=first.number_per_run)
 
 

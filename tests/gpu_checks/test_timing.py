@@ -77,3 +77,19 @@ def test_a_stop_request_ends_a_measurement_between_blocks() -> None:
             stop=stop,
         )
     assert calls  # it did run, and was cut short
+
+
+def test_replicates_are_asked_for_again_when_an_autorange_brings_one_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # On a busy machine an autorange can return a single block however long it was asked to run.
+    from types import SimpleNamespace
+
+    from gpu_checks import timing as timing_module
+
+    def one_block(self: object, min_run_time: float) -> SimpleNamespace:
+        return SimpleNamespace(times=[0.01], raw_times=[0.01], number_per_run=1)
+
+    monkeypatch.setattr(timing_module._stoppable_timer_class(), "blocked_autorange", one_block)
+    timing = measure("pass", namespace={}, num_threads=1, min_run_time_s=0.001, max_run_time_s=1.0)
+    assert len(timing.times_s) == MIN_REPLICATES
