@@ -102,23 +102,67 @@ def seeds_for(bank: Bank, template_id: str, *, shipped: Sequence[int] = SMOKE_SE
     return shipped if template_id in bank.shipped else SWEEP_SEEDS
 
 
+#: What a sweep found, by the template's or scenario's whole definition and the seeds it ran: None,
+#: or the issue's (field, message, fix). A bank loaded again in one process (each ``validate``, each
+#: app session that loads it) does not generate an unchanged template again; presets come from the
+#: app's own files, so the definition and the seeds decide the outcome. Bounded, since an author may
+#: edit a template many times in one long-running process.
+_Found = tuple[str, str, str] | None
+_SWEPT: dict[tuple[str, tuple[int, ...]], _Found] = {}
+_SWEPT_LIMIT = 4096
+
+
+def _memoized(
+    definition: Template | ScenarioTemplate, seeds: Sequence[int], sweep: Callable[[], _Found]
+) -> _Found:
+    key = (f"{type(definition).__name__}:{definition.model_dump_json(warnings=False)}", tuple(seeds))
+    if key not in _SWEPT:
+        if len(_SWEPT) >= _SWEPT_LIMIT:
+            _SWEPT.clear()
+        _SWEPT[key] = sweep()
+    return _SWEPT[key]
+
+
+def _template_failure(template: Template, seeds: Sequence[int]) -> _Found:
+    """The first seed for which ``template`` fails, as (field, message, fix), or None."""
+    for seed in seeds:
+        try:
+            problem = generate(template, seed)
+        except Exception as exc:  # reported as the template's issue, whatever the call raised
+            found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
+        else:
+            rubric = explanation_issue(problem) if seed == RUBRIC_SEED else None
+            found = problem_issue(problem) or rubric
+        if found is not None:
+            field = "key_points" if template.kind == "recall" else "answer"
+            return field, f"seed {seed}: {found[0]}", found[1]
+    return None
+
+
+def _scenario_failure(scenario: ScenarioTemplate, seeds: Sequence[int]) -> _Found:
+    """The first failing step of the first failing seed of ``scenario``, as (field, message, fix)."""
+    for seed in seeds:
+        try:
+            steps = generate_scenario(scenario, seed).steps
+        except Exception as exc:  # reported as the scenario's issue, whatever the call raised
+            message = f"seed {seed}: generation failed: {type(exc).__name__}: {exc}"
+            return "steps", message, "check the params and bindings"
+        for index, step in enumerate(steps):
+            found = problem_issue(step) or (explanation_issue(step) if seed == RUBRIC_SEED else None)
+            if found is not None:
+                field = f"steps.{index}." + ("key_points" if step.kind is Kind.RECALL else "answer")
+                return field, f"seed {seed}: step {step.step}: {found[0]}", found[1]
+    return None
+
+
 def sweep_issues(bank: Bank, *, shipped_seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIssue]:
     """One issue per template or scenario of ``bank`` that fails for any of its seeds."""
     issues: list[BankIssue] = []
     for template in bank.templates:
-        for seed in seeds_for(bank, template.id, shipped=shipped_seeds):
-            try:
-                problem = generate(template, seed)
-            except Exception as exc:  # reported as the template's issue, whatever the call raised
-                found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
-            else:
-                rubric = explanation_issue(problem) if seed == RUBRIC_SEED else None
-                found = problem_issue(problem) or rubric
-            if found is not None:
-                file, line = bank.sources[template.id]
-                field = "key_points" if template.kind == "recall" else "answer"
-                issues.append(BankIssue(file, line, template.id, field, f"seed {seed}: {found[0]}", found[1]))
-                break
+        seeds = seeds_for(bank, template.id, shipped=shipped_seeds)
+        found = _memoized(template, seeds, lambda t=template, s=seeds: _template_failure(t, s))
+        if found is not None:
+            issues.append(BankIssue(*bank.sources[template.id], template.id, *found))
     for scenario in bank.scenarios:
         issue = scenario_issue(bank, scenario, shipped_seeds=shipped_seeds)
         if issue is not None:
@@ -130,20 +174,9 @@ def scenario_issue(
     bank: Bank, scenario: ScenarioTemplate, *, shipped_seeds: Sequence[int] = SMOKE_SEEDS
 ) -> BankIssue | None:
     """The first failing step of the first failing seed of ``scenario``, as an issue, or None."""
-    file, line = bank.sources[scenario.id]
-    for seed in seeds_for(bank, scenario.id, shipped=shipped_seeds):
-        try:
-            steps = generate_scenario(scenario, seed).steps
-        except Exception as exc:  # reported as the scenario's issue, whatever the call raised
-            message = f"seed {seed}: generation failed: {type(exc).__name__}: {exc}"
-            return BankIssue(file, line, scenario.id, "steps", message, "check the params and bindings")
-        for index, step in enumerate(steps):
-            found = problem_issue(step) or (explanation_issue(step) if seed == RUBRIC_SEED else None)
-            if found is not None:
-                field = f"steps.{index}." + ("key_points" if step.kind is Kind.RECALL else "answer")
-                message = f"seed {seed}: step {step.step}: {found[0]}"
-                return BankIssue(file, line, scenario.id, field, message, found[1])
-    return None
+    seeds = seeds_for(bank, scenario.id, shipped=shipped_seeds)
+    found = _memoized(scenario, seeds, lambda: _scenario_failure(scenario, seeds))
+    return None if found is None else BankIssue(*bank.sources[scenario.id], scenario.id, *found)
 
 
 def usable_bank(extra_dirs: Iterable[str | os.PathLike[str]] = ()) -> Bank:
