@@ -30,20 +30,22 @@ def test_validate_lists_every_error_and_fails(capsys: pytest.CaptureFixture[str]
     assert "2 problems found." in out
 
 
-_CAPACITY = """templates:
+def _capacity(*, model: str, gpu: str) -> str:
+    """A bank file with one template: the tokens that fit beside ``model``'s weights on ``gpu``."""
+    return f"""templates:
   - id: capacity-on-one-gpu
     checklist: kv-cache
     kind: numeric
     difficulty: 1
     title: Capacity
-    prompt: "How many tokens fit beside {model} on {gpu}?"
+    prompt: "How many tokens fit beside {{model}} on {{gpu}}?"
     params:
-      model: {preset: models, ids: [MODEL]}
-      gpu: {preset: hardware, ids: [h200_sxm]}
-      weights: {call: weight_bytes, with: {n_params: model.n_params, bytes_per_param: 2}}
+      model: {{preset: models, ids: [{model}]}}
+      gpu: {{preset: hardware, ids: [{gpu}]}}
+      weights: {{call: weight_bytes, with: {{n_params: model.n_params, bytes_per_param: 2}}}}
     answer:
       call: kv_capacity_tokens
-      with: {memory_bytes: gpu.memory_bytes, weight_bytes: weights, kv_bytes_per_token: 1000}
+      with: {{memory_bytes: gpu.memory_bytes, weight_bytes: weights, kv_bytes_per_token: 1000}}
       unit: tokens
     explanation: What is left after the weights.
     references: [kipply]
@@ -55,38 +57,19 @@ def test_validate_checks_a_template_again_once_it_is_edited(
 ) -> None:
     # Sweeps are remembered by the template's definition: an edit must be swept afresh, both ways.
     bank_file = tmp_path / "capacity.yaml"
-    bank_file.write_text(_CAPACITY.replace("MODEL", "llama3_8b"), encoding="utf-8")
+    bank_file.write_text(_capacity(model="llama3_8b", gpu="h200_sxm"), encoding="utf-8")
     assert main(["validate", str(tmp_path)]) == 0
-    bank_file.write_text(_CAPACITY.replace("MODEL", "llama31_405b"), encoding="utf-8")
+    bank_file.write_text(_capacity(model="llama31_405b", gpu="h200_sxm"), encoding="utf-8")
     capsys.readouterr()
     assert main(["validate", str(tmp_path)]) == 1
     assert "capacity-on-one-gpu" in capsys.readouterr().out
-    bank_file.write_text(_CAPACITY.replace("MODEL", "llama3_8b"), encoding="utf-8")
+    bank_file.write_text(_capacity(model="llama3_8b", gpu="h200_sxm"), encoding="utf-8")
     assert main(["validate", str(tmp_path)]) == 0
 
 
 def test_validate_catches_a_draw_that_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "capacity.yaml").write_text(
-        """templates:
-  - id: weights-never-fit
-    checklist: kv-cache
-    kind: numeric
-    difficulty: 1
-    title: Capacity
-    prompt: "How many tokens fit beside {model} on {gpu}?"
-    params:
-      model: {preset: models, ids: [llama31_405b]}
-      gpu: {preset: hardware, ids: [l4]}
-      weights: {call: weight_bytes, with: {n_params: model.n_params, bytes_per_param: 2}}
-    answer:
-      call: kv_capacity_tokens
-      with: {memory_bytes: gpu.memory_bytes, weight_bytes: weights, kv_bytes_per_token: 1000}
-      unit: tokens
-    explanation: They do not fit.
-    references: [kipply]
-""",
-        encoding="utf-8",
-    )
+    # The weights alone do not fit: no token does.
+    (tmp_path / "capacity.yaml").write_text(_capacity(model="llama31_405b", gpu="l4"), encoding="utf-8")
     assert main(["validate", str(tmp_path)]) == 1
     assert "seed 0: the answer is 0.0, not a positive number" in capsys.readouterr().out
 
