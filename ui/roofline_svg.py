@@ -157,20 +157,18 @@ def _mark(x: float, y: float, role: Role) -> str:
 
 
 def _label(point: Placed, x: float, y: float) -> str:
-    """The point's name beside it in its colour, turned to the other side where it would leave the picture."""
+    """The point's name beside it in its colour: turned to the other side where it would leave the
+    picture, and kept inside it where it fits on neither side."""
     width = _CHAR_WIDTH * len(point.label)
-    leftward = point.leftward
-    if not leftward and x + 8 + width > WIDTH:
-        leftward = True
-    elif leftward and x - 6 - width < 0:
-        leftward = False
+    left = x - 6 - width if point.leftward else x + 8
+    if point.leftward and left < 0:
+        left = x + 8
+    elif not point.leftward and left + width > WIDTH:
+        left = x - 6 - width
+    left = min(max(left, 0.0), max(WIDTH - width, 0.0))
     step = 8 + 16 * point.row
     dy = -step - 2 if point.above else step + _FONT
-    colour = MARKS[point.role][0]
-    return _text(
-        x - 6 if leftward else x + 8, y + dy, point.label, anchor="end" if leftward else "start",
-        cls="label", style=f"fill:{colour}",
-    )  # fmt: skip
+    return _text(left, y + dy, point.label, cls="label", style=f"fill:{MARKS[point.role][0]}")
 
 
 def roofline_svg(
