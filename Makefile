@@ -34,12 +34,9 @@ run: $(RUN_STAMP)
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 
-# The app's modules are compiled once first: the suite starts many Python processes (workers, app
-# servers, command lines), and where bytecode is not written on import each would compile them again.
 # Parallel workers (pytest-xdist); worksteal hands a worker that ran out of tests part of a busy
 # worker's queue, so a long browser test never leaves the other cores idle at the end.
 test: lint
-	$(PY) -m compileall -q app.py grader question_bank progress ui pages gpu_checks
 	$(PY) -m pytest -n $(WORKERS) --maxprocesses 8 --dist worksteal
 
 clean:
