@@ -6,6 +6,7 @@ import functools
 
 import streamlit as st
 
+from grader.markdown import markdown_table
 from progress import ExportFormat, StoreError, export_attempts
 from progress.aggregates import load_snapshot
 from progress.readiness import DEFAULT_RULE, Gate, ItemReadiness, ItemStatus, assess
@@ -35,8 +36,11 @@ _STATUS_BADGE = {
 
 def _factor_table(item: ItemReadiness) -> str:
     """The six factors as a Markdown table: a few hundred bytes, where a data grid sent ten Arrow tables."""
-    rows = [f"| {f.name.value} | {f.value:.0%} | {f.weight:.0%} | {f.points:.1f} |" for f in item.factors]
-    return "\n".join(["| factor | value | weight | points |", "| :-- | --: | --: | --: |", *rows])
+    return markdown_table(
+        ("factor", "value", "weight", "points"),
+        [(f.name.value, f"{f.value:.0%}", f"{f.weight:.0%}", f"{f.points:.1f}") for f in item.factors],
+        align=("left", "right", "right", "right"),
+    )
 
 
 def _factor_details(item: ItemReadiness) -> str:

@@ -8,11 +8,12 @@ sheet with it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from grader import estimator as est
 from grader.derivation import Step, recording
+from grader.markdown import markdown_table
 from grader.units import format_number, readable, to_display
 from question_bank.cheat_sheet_examples import EXAMPLES, Setups
 from question_bank.checklist import load_checklist
@@ -197,13 +198,6 @@ def build_cheat_sheet() -> CheatSheet:
     return CheatSheet(accelerator_table(hardware), model_table(models), formulas(models, hardware))
 
 
-def _markdown_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    def line(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
-
-    return "\n".join([line(columns), line(["---"] * len(columns)), *(line(row) for row in rows)])
-
-
 def formula_rows(sheet: CheatSheet) -> tuple[tuple[str, ...], ...]:
     """The formulas as table rows: what, formula, worked example, checklist item title."""
     titles = {item.id: item.title for item in load_checklist()}
@@ -221,6 +215,6 @@ def cheat_sheet_markdown(sheet: CheatSheet) -> str:
         "Every figure comes from the app's presets (with their sources) and its estimator.",
     ]
     for table in (sheet.accelerators, sheet.models):
-        parts += [f"## {table.title}", table.note, _markdown_table(table.columns, table.rows)]
-    parts += ["## Formulas", _markdown_table(FORMULA_COLUMNS, formula_rows(sheet))]
+        parts += [f"## {table.title}", table.note, markdown_table(table.columns, table.rows)]
+    parts += ["## Formulas", markdown_table(FORMULA_COLUMNS, formula_rows(sheet))]
     return "\n\n".join(parts) + "\n"
