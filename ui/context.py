@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
+import math
 import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -35,25 +36,49 @@ class FastClock:
         return self.anchor + (datetime.now(UTC) - self.anchor) * self.speed
 
 
+@dataclass(frozen=True)
+class SkipClock:
+    """``base`` moved ahead by the seconds written in the file at ``path`` (none while it is missing,
+    unreadable, negative or not a number).
+
+    For browser tests only: a test answers a mock at its own pace and then moves the clock past the
+    deadline, instead of waiting for the deadline in real time or racing a fast clock to it.
+    """
+
+    base: Callable[[], datetime]
+    path: Path
+
+    def __call__(self) -> datetime:
+        try:
+            ahead = float(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            ahead = 0.0
+        if not (math.isfinite(ahead) and ahead > 0):
+            ahead = 0.0
+        return self.base() + timedelta(seconds=ahead)
+
+
 @functools.cache
 def _server_start() -> datetime:
     # One anchor for the whole server, so that every session (two tabs on one mock) agrees on the time.
     return datetime.now(UTC)
 
 
-def clock_for(speed_text: str | None) -> Callable[[], datetime]:
-    """The session clock: the wall clock, or a :class:`FastClock` when ``speed_text`` is a number > 1.
+def clock_for(speed_text: str | None, skip_file: str | None = None) -> Callable[[], datetime]:
+    """The session clock: the wall clock, or a :class:`FastClock` when ``speed_text`` is a number > 1,
+    moved ahead by a :class:`SkipClock` when ``skip_file`` names a file.
 
-    ``speed_text`` is the ``DRILL_CLOCK_SPEED`` environment variable, a test-only setting read when a
-    session starts; anything else (unset, not a number, 1 or less) means the wall clock.
+    Both are test-only environment variables read when a session starts: ``DRILL_CLOCK_SPEED``
+    (anything but a number above 1 means the wall clock's pace) and ``DRILL_CLOCK_SKIP_FILE``.
     """
+    clock: Callable[[], datetime] = _utc_now
     try:
         speed = float(speed_text or "")
     except ValueError:
-        return _utc_now
-    if not speed > 1 or speed == float("inf"):
-        return _utc_now
-    return FastClock(speed=speed, anchor=_server_start())
+        speed = 1.0
+    if speed > 1 and speed != float("inf"):
+        clock = FastClock(speed=speed, anchor=_server_start())
+    return SkipClock(base=clock, path=Path(skip_file)) if skip_file else clock
 
 
 def init_session() -> None:
@@ -63,7 +88,9 @@ def init_session() -> None:
 
         st.session_state[keys.DB_PATH] = str(default_db_path())
     if keys.CLOCK not in st.session_state:
-        st.session_state[keys.CLOCK] = clock_for(os.environ.get("DRILL_CLOCK_SPEED"))
+        st.session_state[keys.CLOCK] = clock_for(
+            os.environ.get("DRILL_CLOCK_SPEED"), os.environ.get("DRILL_CLOCK_SKIP_FILE")
+        )
     if keys.RNG_SEED not in st.session_state:
         st.session_state[keys.RNG_SEED] = initial_seed(os.environ.get("DRILL_SEED"))
 
