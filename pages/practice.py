@@ -17,12 +17,17 @@ from ui import cached
 from ui import state_keys as keys
 from ui.anki_download import show_take_away
 from ui.context import local_time, new_seed, now
-from ui.explanation_view import practice_record, reset_practice_explanation, show_recall_answer
+from ui.explanation_view import (
+    escape_markdown,
+    practice_record,
+    reset_practice_explanation,
+    show_recall_answer,
+)
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.practice_address import from_query, to_query, variant_template_id
-from ui.render import show_verdict
-from ui.roofline_view import show_problem_roofline
+from ui.render import reading_markdown, show_verdict_alerts
+from ui.roofline_view import roofline_markdown
 from ui.scenario_practice import SCENARIOS, extra_scenario_id, filter_keeps, queue_scope, scenario_for
 from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
@@ -148,6 +153,7 @@ def _choose(item_filter: str | None, queue: Queue, *, moment: datetime, skipped:
             restored is not None
             and restored.template_id not in skipped
             and filter_keeps(bank, item_filter, restored.template_id)
+            and not _answered(restored)
         ):
             st.session_state[keys.PRACTICE_CURRENT] = restored.to_dict()
     elif not filter_keeps(bank, item_filter, shown["template_id"]):
@@ -157,6 +163,17 @@ def _choose(item_filter: str | None, queue: Queue, *, moment: datetime, skipped:
         _start(queue.first.template_id, scheduled=True)
     elif keys.PRACTICE_CURRENT not in st.session_state and item_filter is not None:
         _start(_extra_id(item_filter, skipped), scheduled=False)
+
+
+def _answered(restored: Current) -> bool:
+    """Whether the problem an address names was answered already: a refresh then moves on, so one
+    problem is never graded twice. A scenario's address brings its draw back at step 1."""
+    if bank.is_scenario(restored.template_id):
+        return False
+    try:
+        return store.practised(restored.template_id, restored.seed)
+    except StoreError:
+        return False  # the queue above reports an unreadable store
 
 
 def _extra_id(item: str | None, skipped: list[str]) -> str:
@@ -227,20 +244,22 @@ def _answer_widgets(problem: Problem, current: Current) -> None:
 
 
 def _feedback(problem: Problem, verdict: Verdict, current: Current) -> None:
-    """The verdict, its derivation and roofline, then Next and another variant."""
-    show_verdict(problem, verdict)
-    show_problem_roofline(problem, verdict)
-    next_col, variant_col = st.columns(2)
-    next_col.button(
-        "Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch", shortcut="N"
+    """The verdict, its derivation, reading and roofline, then Next and another variant.
+
+    Drawn with few elements: the browser's work per element, not the server's, is most of the wait
+    after Enter. The reading and the roofline are one Markdown text, the buttons one row.
+    """
+    show_verdict_alerts(verdict)
+    st.markdown(
+        "\n\n".join(filter(None, (reading_markdown(problem, verdict), roofline_markdown(problem, verdict))))
     )
+    row = st.container(horizontal=True)
+    row.button("Next", key=keys.PRACTICE_NEXT, type="primary", on_click=_next, width="stretch", shortcut="N")
     variant = variant_template_id(bank, problem.template_id, seed=current.seed)
     if variant is None:
-        variant_col.caption(
-            "This question has nothing to vary and its item has no other like it: press Next."
-        )
+        row.caption("This question has nothing to vary and its item has no other like it: press Next.")
         return
-    variant_col.button(
+    row.button(
         "Another variant (not scheduled)"
         if variant == problem.template_id
         else f"Another {problem.kind.value} question on this item (not scheduled)",
@@ -293,10 +312,11 @@ def practice_area(item_filter: str | None) -> None:
         _next()
         st.rerun()
 
-    # The address names the problem until it is answered; a refresh after that moves on, so one problem
-    # is never graded twice.
+    # The address names the problem on screen, answered or not: an answer leaves it as it is, as a change
+    # of address is work the browser does while it draws the feedback. A refresh after the answer moves
+    # on (_answered), so one problem is never graded twice.
     verdict = st.session_state.get(keys.PRACTICE_VERDICT)
-    _set_address({} if verdict is not None else to_query(current))
+    _set_address(to_query(current))
     skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
     if skip_note:
         st.info(skip_note, icon=":material/skip_next:")
@@ -306,11 +326,11 @@ def practice_area(item_filter: str | None) -> None:
             f"Nothing of *{item.title if item else item_filter}* is due and today's new cards are used up, "
             "so this is extra practice: it counts for readiness but does not move the schedule."
         )
-    st.caption(
-        f"{item.title if item else problem.checklist_item} · difficulty {problem.difficulty}"
-        + ("" if current.scheduled else " · extra practice, not scheduled")
+    about = f"{item.title if item else problem.checklist_item} · difficulty {problem.difficulty}" + (
+        "" if current.scheduled else " · extra practice, not scheduled"
     )
-    st.markdown(problem.prompt)
+    # One Markdown element for the line about the problem and the problem itself.
+    st.markdown(f":small[:gray[{escape_markdown(about)}]]\n\n{problem.prompt}")
     if verdict is None:
         _answer_widgets(problem, current)
     notice = st.session_state.get(keys.PRACTICE_NOTICE)

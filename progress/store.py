@@ -321,6 +321,18 @@ class Store:
         with self.connect(write=False) as conn:
             return [Attempt.from_row(row) for row in conn.execute(sql, args)]
 
+    def practised(self, template_id: str, seed: int) -> bool:
+        """Whether a practice answer to this draw (template and seed) is stored.
+
+        Seeds are drawn at random from 2**31 values, so a stored pair names one draw that was answered.
+        """
+        with self.connect(write=False) as conn:
+            row = conn.execute(
+                "SELECT 1 FROM attempts WHERE template_id = ? AND seed = ? AND mode = 'practice' LIMIT 1",
+                (template_id, seed),
+            ).fetchone()
+        return row is not None
+
     def attempt_count(self) -> int:
         """How many attempts are stored."""
         with self.connect(write=False) as conn:

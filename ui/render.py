@@ -21,14 +21,35 @@ def show_derivation(steps: Sequence[Step], *, expanded: bool = True, answer_unit
         st.markdown(derivation_lines(steps, answer_unit=answer_unit))
 
 
-def show_verdict(problem: Problem, verdict: Verdict) -> None:
-    """Correct or not, the exact answer and range, the slip, the derivation and the reading."""
+def show_verdict_alerts(verdict: Verdict) -> None:
+    """Correct or not, with the exact answer and range; the slip when one was diagnosed."""
     if verdict.status is VerdictStatus.CORRECT:
         st.success(verdict.message, icon=":material/check_circle:")
     else:
         st.error(verdict.message, icon=":material/cancel:")
     if verdict.diagnosis:
         st.warning(f"**Slip: {verdict.diagnosis}.** {verdict.diagnosis_text}", icon=":material/lightbulb:")
+
+
+def reading_markdown(problem: Problem, verdict: Verdict) -> str:
+    """The derivation under its heading, the problem's explanation and its references, as one Markdown
+    text: one element for the browser to draw where the feedback is waited for (the practice page)."""
+    parts = []
+    if verdict.derivation:
+        parts.append(
+            "**Worked derivation**\n\n" + derivation_lines(verdict.derivation, answer_unit=problem.unit)
+        )
+    if problem.explanation:
+        parts.append(problem.explanation)
+    if problem.references:
+        parts.append("**Revisit:** " + "; ".join(problem.references))
+    return "\n\n".join(parts)
+
+
+def show_verdict(problem: Problem, verdict: Verdict) -> None:
+    """Correct or not, the exact answer and range, the slip, the derivation (in an expander, which a
+    scenario's earlier steps can fold away) and the reading."""
+    show_verdict_alerts(verdict)
     show_derivation(verdict.derivation, answer_unit=problem.unit)
     if problem.explanation:
         st.markdown(problem.explanation)

@@ -11,8 +11,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import streamlit as st
-
 from grader import Verdict
 from grader.estimator import attainable_flops, ridge_point
 from grader.problem import Problem
@@ -117,11 +115,12 @@ def point_lines(view: RooflineView) -> str:
     return "\n".join(lines)
 
 
-def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
-    """Draw the roofline under the feedback when the problem is about one; nothing otherwise."""
+def roofline_markdown(problem: Problem, verdict: Verdict | None) -> str:
+    """The roofline under the feedback when the problem is about one, as Markdown: a heading, the
+    picture and each point's figures; empty otherwise."""
     view = roofline_view(problem, verdict)
     if view is None:
-        return
+        return ""
     gpu = view.accelerator
     which = "the" if view.own_gpu else "a reference GPU, the"
     title = f"Roofline of the {gpu.name}"
@@ -130,9 +129,8 @@ def show_problem_roofline(problem: Problem, verdict: Verdict | None) -> None:
     )
     # A Markdown image rather than st.image: Markdown is drawn by code the page has already loaded,
     # where an image element loads its own script the first time a session shows one.
-    st.markdown(
+    return (
         f"**Where it sits on the roofline of {which} {gpu.name}** "
         "(dense 16-bit peak, datasheet bandwidth; below the ridge an operation is bandwidth-bound, "
-        f"above it compute-bound).\n\n![{title}]({svg_data_uri(picture)})"
+        f"above it compute-bound).\n\n![{title}]({svg_data_uri(picture)})\n\n{point_lines(view)}"
     )
-    st.caption(point_lines(view))

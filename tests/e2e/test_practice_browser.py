@@ -85,12 +85,20 @@ def test_practice_journey_survives_a_restart(
             "() => [...document.querySelectorAll('[data-testid=stMetric]')]"
             ".some(m => m.innerText.includes('Done today') && m.innerText.trim().endsWith('1'))"
         )
-        assert "card=" not in page.url  # answered: a refresh moves on rather than grading it twice
         frames.settle(page, mark)
         sent = frames.since(mark)
         assert sent["delta:metric"] == 4 and sent["delta:button"] >= 1, sent
         for outside in ("delta:heading", "delta:selectbox", "delta:download_button", "navigation"):
             assert outside not in sent, f"an answer re-sent {outside}: {sent}"
+        # The address is left as it is (no work for the browser while it draws the feedback) ...
+        assert "page_info_changed" not in sent, sent
+        answered_url = page.url
+        assert "card=" in answered_url
+        # ... and a refresh moves on rather than grading the answered problem twice.
+        page.reload()
+        page.get_by_text("Done today").wait_for()
+        page.wait_for_url(lambda url: url != answered_url)
+        assert f"card={problems[0].template_id}&" not in page.url + "&"
         page.keyboard.press("n")  # "Next" is reachable from the keyboard
 
         page.get_by_role("button", name="Next").wait_for(state="detached")

@@ -51,6 +51,17 @@ def _current(template_id: str, seed: int = 1) -> Current:
     return Current(template_id=template_id, seed=seed, scheduled=True, started_at=NOW - timedelta(seconds=40))
 
 
+def _refreshed(at: AppTest, db: Path) -> AppTest:
+    """The page after a browser refresh: a new session that keeps only the address."""
+    refreshed = AppTest.from_file(PAGE, default_timeout=60)
+    refreshed.session_state[keys.DB_PATH] = str(db)
+    refreshed.session_state[keys.CLOCK] = lambda: NOW
+    refreshed.session_state[keys.RNG_SEED] = 99  # a different chain of seeds
+    for name, value in at.query_params.items():
+        refreshed.query_params[name] = value
+    return refreshed.run()
+
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -162,8 +173,8 @@ def test_roofline_is_drawn_under_a_roofline_question(tmp_path: Path, bank: Bank)
     assert not at.exception
     [picture] = _roofline_pictures(at)
     assert picture.find(f"{SVG}title").text.startswith("Roofline of the "), "the GPU's roofline is drawn"
-    assert any("roofline of the" in md.value for md in at.markdown)
-    assert any("your answer: " in caption.value for caption in at.caption), "the exact figures under it"
+    [text] = [md.value for md in at.markdown if "roofline of the" in md.value]
+    assert "your answer: " in text.split("data:image/svg+xml")[1], "the exact figures under the picture"
 
 
 def test_a_broken_user_bank_is_named_left_out_and_progress_is_untouched(
@@ -232,26 +243,44 @@ def test_an_item_opened_from_readiness_is_practised_when_todays_new_cards_are_us
 def test_a_refresh_keeps_the_problem_on_screen(tmp_path: Path) -> None:
     at = _page(tmp_path / "p.db")
     shown = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
-    refreshed = AppTest.from_file(PAGE, default_timeout=60)  # a refresh keeps only the address
-    refreshed.session_state[keys.DB_PATH] = str(tmp_path / "p.db")
-    refreshed.session_state[keys.CLOCK] = lambda: NOW
-    refreshed.session_state[keys.RNG_SEED] = 99  # a different chain of seeds
-    for name, value in at.query_params.items():
-        refreshed.query_params[name] = value
-    refreshed.run()
+    refreshed = _refreshed(at, tmp_path / "p.db")
     again = Current.from_dict(refreshed.session_state[keys.PRACTICE_CURRENT])
     assert (again.template_id, again.seed) == (shown.template_id, shown.seed)
     assert refreshed.markdown[0].value == at.markdown[0].value  # the same numbers in the prompt
 
 
-def test_once_answered_the_address_lets_a_refresh_move_on(tmp_path: Path, bank: Bank) -> None:
+def test_once_answered_a_refresh_moves_on(tmp_path: Path, bank: Bank) -> None:
     template_id = _first(bank, Kind.NUMERIC)
     at = _page(tmp_path / "p.db", current=_current(template_id))
     assert at.query_params["card"] == template_id
     problem = generate(bank.get(template_id), 1)
     at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer or 0, problem.unit))
     at.button(key=keys.PRACTICE_SUBMIT).click().run()
-    assert "card" not in at.query_params  # graded once: a refresh now shows the next problem
+    # An answer leaves the address as it is; the stored answer tells a refresh to move on.
+    assert (at.query_params["card"], at.query_params["seed"]) == (template_id, "1")
+    refreshed = _refreshed(at, tmp_path / "p.db")
+    assert not refreshed.exception
+    again = Current.from_dict(refreshed.session_state[keys.PRACTICE_CURRENT])
+    assert (again.template_id, again.seed) != (template_id, 1)
+    assert (refreshed.query_params["card"], refreshed.query_params["seed"]) == (
+        again.template_id,
+        str(again.seed),
+    )
+    assert len(Store(tmp_path / "p.db").attempts()) == 1  # graded once
+
+
+def test_an_answer_elsewhere_to_the_same_template_does_not_move_a_refresh_on(
+    tmp_path: Path, bank: Bank
+) -> None:
+    template_id = _first(bank, Kind.NUMERIC)
+    other_draw = _page(tmp_path / "p.db", current=_current(template_id, seed=2))
+    problem = generate(bank.get(template_id), 2)
+    other_draw.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer or 0, problem.unit))
+    other_draw.button(key=keys.PRACTICE_SUBMIT).click().run()
+    at = _page(tmp_path / "p.db", current=_current(template_id))  # seed 1, not answered
+    refreshed = _refreshed(at, tmp_path / "p.db")
+    again = Current.from_dict(refreshed.session_state[keys.PRACTICE_CURRENT])
+    assert (again.template_id, again.seed) == (template_id, 1)
 
 
 @pytest.mark.parametrize(

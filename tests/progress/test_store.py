@@ -223,3 +223,14 @@ def test_progress_imports_neither_streamlit_nor_torch():
         [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_practised_names_a_draw_answered_in_practice(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    assert not store.practised("kv-bytes-per-token", 1234)  # nothing stored yet, no file needed
+    store.record_attempt(attempt(mode=Mode.MOCK, mock_id=1))
+    store.record_attempt(attempt(seed=99))
+    assert not store.practised("kv-bytes-per-token", 1234)  # only in a mock, or another draw
+    assert not store.practised("ridge-point-bf16", 99)
+    store.record_attempt(attempt())
+    assert store.practised("kv-bytes-per-token", 1234)
