@@ -9,6 +9,10 @@ from ui.long_lived import freeze_long_lived
 from ui.shell import open_requested_page
 
 _HERE = Path(__file__).parent
+# The app's own icon files: a favicon from the material-icon font is fetched from a font server on
+# every rerun, which fails offline and tells a third party that the app is in use.
+_ICON = str(_HERE / "ui" / "assets" / "icon.svg")
+_LOGO = str(_HERE / "ui" / "assets" / "logo.svg")
 # (file, title, icon); the first page that exists is the default.
 _PAGES = (
     ("pages/practice.py", "Practice", ":material/school:"),
@@ -18,7 +22,8 @@ _PAGES = (
     ("pages/cheat_sheet.py", "Cheat sheet", ":material/description:"),
 )
 
-st.set_page_config(page_title="Roofline Drill", page_icon=":material/speed:", layout="wide")
+st.set_page_config(page_title="Roofline Drill", page_icon=_ICON, layout="wide")
+st.logo(_LOGO, icon_image=_ICON, size="large")
 init_session()
 freeze_long_lived()
 pages = [
