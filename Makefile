@@ -36,8 +36,11 @@ lint: $(DEV_STAMP)
 
 # Parallel workers (pytest-xdist); worksteal hands a worker that ran out of tests part of a busy
 # worker's queue, so a long browser test never leaves the other cores idle at the end.
+# Bytecode caching is on for the suite even where the environment turns it off
+# (PYTHONDONTWRITEBYTECODE): each worker and each app server the browser tests start would otherwise
+# compile the app and the tests again, a third more CPU on a fresh clone (165 s against 134 s).
 test: lint
-	$(PY) -m pytest -n $(WORKERS) --maxprocesses 8 --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(WORKERS) --maxprocesses 8 --dist worksteal
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
