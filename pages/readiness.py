@@ -9,7 +9,7 @@ import streamlit as st
 from grader.markdown import markdown_table
 from progress import ExportFormat, StoreError, export_attempts
 from progress.aggregates import load_snapshot
-from progress.readiness import DEFAULT_RULE, Gate, ItemReadiness, ItemStatus, assess
+from progress.readiness import DEFAULT_RULE, FactorName, Gate, ItemReadiness, ItemStatus, assess
 from question_bank import load_checklist
 from ui import cached
 from ui import readiness_charts as charts
@@ -34,18 +34,30 @@ _STATUS_BADGE = {
 }
 
 
+# Retrievability (FSRS's word) is shown as the predicted recall the page speaks of; the shorter word
+# also keeps the factor table inside a phone's width.
+_FACTOR_LABELS = {FactorName.RETRIEVABILITY: "recall"}
+
+
+def _factor_label(name: FactorName) -> str:
+    return _FACTOR_LABELS.get(name, name.value)
+
+
 def _factor_table(item: ItemReadiness) -> str:
     """The six factors as a Markdown table: a few hundred bytes, where a data grid sent ten Arrow tables."""
     return markdown_table(
         ("factor", "value", "weight", "points"),
-        [(f.name.value, f"{f.value:.0%}", f"{f.weight:.0%}", f"{f.points:.1f}") for f in item.factors],
+        [
+            (_factor_label(f.name), f"{f.value:.0%}", f"{f.weight:.0%}", f"{f.points:.1f}")
+            for f in item.factors
+        ],
         align=("left", "right", "right", "right"),
     )
 
 
 def _factor_details(item: ItemReadiness) -> str:
     """How each factor's number comes out, one line each: a table cell would cut these sentences off."""
-    return "\n".join(f"- **{f.name.value} {f.value:.0%}**: {f.detail}" for f in item.factors)
+    return "\n".join(f"- **{_factor_label(f.name)} {f.value:.0%}**: {f.detail}" for f in item.factors)
 
 
 open_inside_app("pages/readiness.py")

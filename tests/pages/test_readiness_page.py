@@ -112,7 +112,7 @@ def test_a_seeded_database_shows_scores_factors_and_what_holds_it_back(tmp_path:
     assert len(factor_tables) == len(load_checklist())
     assert [row.split("|")[1].strip() for row in factor_tables[0].splitlines()[2:]] == [
         "accuracy",
-        "retrievability",
+        "recall",  # retrievability, as the page names it
         "stability",
         "mocks",
         "coverage",
