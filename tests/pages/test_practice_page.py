@@ -93,6 +93,11 @@ def test_right_answer_is_recorded_and_scheduled(tmp_path: Path, bank: Bank) -> N
     [attempt] = store.attempts()
     assert (attempt.template_id, attempt.status, attempt.duration_s) == (template_id, "correct", 40.0)
     assert at.button(key=keys.PRACTICE_NEXT)
+    # Under the verdict, the derivation, the reading and the references are one Markdown text.
+    [reading] = [md.value for md in at.markdown if md.value.startswith("**Worked derivation**")]
+    assert problem.derivation and all(step.label in reading for step in problem.derivation)
+    assert problem.explanation in reading
+    assert problem.references and all(reference in reading for reference in problem.references)
 
 
 def test_wrong_answer_names_the_slip(tmp_path: Path, bank: Bank) -> None:
