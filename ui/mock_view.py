@@ -62,7 +62,8 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
     """The answer box for the problem's kind: options by index, a text area for recall, else one line.
 
     ``on_change`` saves: a pause in typing or Enter in the line, leaving the text area, or picking an
-    option. The line saves as the user types (``live``) so that nothing typed is lost at the deadline.
+    option. The line saves as the user types (``live``, after a pause of ``AUTOSAVE_PAUSE``) so that a
+    number typed without Enter is kept at the deadline; one typed within that pause of it is not.
     """
     if problem.kind is Kind.CHOICE:
         index = int(previous) if previous.isdigit() and int(previous) < len(problem.choices) else None

@@ -23,8 +23,11 @@ def test_a_bookmarked_page_opens_with_the_apps_navigation_and_sidebar(
     page.get_by_role("heading", name="Readiness").wait_for()
     sidebar = page.get_by_test_id("stSidebar")
     sidebar.get_by_text("why LLM inference is memory-bound").wait_for()  # app.py's sidebar
-    page.get_by_test_id("stSidebarLogo").wait_for()  # the app's own logo and icon: nothing is fetched
-    page.wait_for_load_state("networkidle")  # from a font or image server (offline, or private)
+    # The app's own logo and icon: nothing is fetched from a font or image server (offline, or private).
+    page.get_by_test_id("stSidebarLogo").wait_for()
+    icon = page.locator("link[rel*=icon]").first
+    icon.wait_for(state="attached")
+    assert (icon.get_attribute("href") or "").startswith(("data:", app_server.url))
     elsewhere = [url for url in requested if not url.startswith(("data:", app_server.url))]
     assert not elsewhere, elsewhere
     assert sidebar.get_by_text("Mock interview", exact=True).count() == 1  # titles, not file names
