@@ -76,7 +76,7 @@ def clock_for(speed_text: str | None, skip_file: str | None = None) -> Callable[
         speed = float(speed_text or "")
     except ValueError:
         speed = 1.0
-    if speed > 1 and speed != float("inf"):
+    if speed > 1 and math.isfinite(speed):
         clock = FastClock(speed=speed, anchor=_server_start())
     return SkipClock(base=clock, path=Path(skip_file)) if skip_file else clock
 

@@ -17,7 +17,7 @@ from progress.mock_timer import format_remaining, remaining
 from ui.context import now
 from ui.explanation_view import show_confirmed_checks, show_mock_checks
 from ui.mock import ProblemUnavailableError, exact_text
-from ui.render import show_derivation
+from ui.render import revisit_line, show_derivation
 from ui.scenario_view import show_step_context
 
 _ICONS = {
@@ -132,7 +132,7 @@ def show_outcome(
         if problem.explanation:
             st.markdown(problem.explanation)
         if problem.references:
-            st.caption("Revisit: " + "; ".join(problem.references))
+            st.caption(revisit_line(problem.references))
 
 
 def items_table(result: Debrief, *, titles: Mapping[str, str]) -> pd.DataFrame:

@@ -21,6 +21,12 @@ def show_derivation(steps: Sequence[Step], *, expanded: bool = True, answer_unit
         st.markdown(derivation_lines(steps, answer_unit=answer_unit))
 
 
+def revisit_line(references: Sequence[str]) -> str:
+    """The sources to read again, as one line (the same under a practice answer, a scenario step and a
+    mock's debrief)."""
+    return "Revisit: " + "; ".join(references)
+
+
 def show_verdict_alerts(verdict: Verdict) -> None:
     """Correct or not, with the exact answer and range; the slip when one was diagnosed."""
     if verdict.status is VerdictStatus.CORRECT:
@@ -42,7 +48,7 @@ def reading_markdown(problem: Problem, verdict: Verdict) -> str:
     if problem.explanation:
         parts.append(problem.explanation)
     if problem.references:
-        parts.append("**Revisit:** " + "; ".join(problem.references))
+        parts.append(revisit_line(problem.references))
     return "\n\n".join(parts)
 
 
@@ -54,4 +60,4 @@ def show_verdict(problem: Problem, verdict: Verdict) -> None:
     if problem.explanation:
         st.markdown(problem.explanation)
     if problem.references:
-        st.caption("Revisit: " + "; ".join(problem.references))
+        st.caption(revisit_line(problem.references))
