@@ -19,7 +19,8 @@ from datetime import date, datetime, timedelta
 
 from fsrs import Card
 
-from progress.readiness import DEFAULT_RULE, DayTotal, ItemEvidence, Rule
+from progress.readiness_evidence import DayTotal, ItemEvidence
+from progress.readiness_rule import DEFAULT_RULE, Rule
 from progress.store import Store
 from progress.utc import from_iso, utc_day
 
