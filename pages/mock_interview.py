@@ -2,31 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 import streamlit as st
 
 from grader.problem import Kind
 from progress import Store, StoreError
-from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, TWO_SCENARIOS_FROM_S, Mix, MockConfig
 from progress.mock_scorecard import problem_title
-from progress.mock_selection import NoCandidatesError
 from progress.mock_session import (
-    MockRunningError,
     MockSession,
     answers,
     close_expired,
     finish,
-    history,
     load,
     parse_mock_id,
     rate_recall,
-    running_sessions,
 )
 from ui import cached
 from ui import state_keys as keys
-from ui.context import db_path, local_time, new_seed, now, user_zone
+from ui.context import db_path, local_time, now, user_zone
 from ui.mock import (
     ProblemUnavailableError,
     ScreenTime,
@@ -36,16 +30,14 @@ from ui.mock import (
     save_answer,
     settle_mock,
     settle_past,
-    start_mock,
     unreadable_message,
 )
-from ui.mock_setup import CUSTOM, SetupDefaults
+from ui.mock_setup_view import show_setup
 from ui.mock_view import (
     answer_widget,
     countdown,
     history_table,
     items_table,
-    running_banner,
     show_outcome,
     unavailable_debrief,
     unavailable_problem,
@@ -53,17 +45,6 @@ from ui.mock_view import (
 from ui.scenario_view import show_chain_summaries, show_step_context
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
-
-INTERVIEW_NOTE = (
-    "Interview: every step of one scenario (two from 40 minutes), then this many single problems. "
-    "Each step builds on the one before, graded at the debrief with follow-through."
-)
-MIX_LABELS = {
-    Mix.EVERY_ITEM: "Every checklist item",
-    Mix.WEAKEST_FIRST: "Weakest items first",
-    Mix.INTERVIEW: "Interview: a scenario, then single problems",
-}
-LEVELS = {1: "1 warm-up", 2: "2", 3: "3 interview-hard"}
 
 open_inside_app("pages/mock_interview.py")
 st.title("Mock interview")
@@ -136,25 +117,6 @@ def _active_session() -> MockSession | None:
 
 
 # --- callbacks: each runs once per click, before the page is drawn again -----------------------------
-def _config() -> MockConfig:
-    choice = st.session_state[keys.MOCK_DURATION]
-    minutes = (
-        float(st.session_state.get(keys.MOCK_CUSTOM_MINUTES, 20.0)) if choice == CUSTOM else float(choice)
-    )
-    low, high = st.session_state[keys.MOCK_DIFFICULTY]
-    return MockConfig.from_minutes(
-        duration_min=minutes,
-        n_problems=int(st.session_state[keys.MOCK_N_PROBLEMS]),
-        mix=Mix(st.session_state[keys.MOCK_MIX]),
-        difficulty=(int(low), int(high)),
-        updates_schedule=store.settings().mock_updates_schedule,
-    )
-
-
-def _set_confirming(flag: bool) -> None:
-    st.session_state[keys.MOCK_CONFIRMING] = flag
-
-
 def _set_finish_confirming(flag: bool) -> None:
     st.session_state[keys.MOCK_FINISH_CONFIRMING] = flag
 
@@ -163,25 +125,6 @@ def _still_running(mock_id: int) -> bool:
     """Whether the mock is still running in the store (another tab may have finished it)."""
     session = load(store, mock_id)
     return session is not None and session.running
-
-
-def _confirm_start() -> None:
-    st.session_state[keys.MOCK_CONFIRMING] = False
-    moment = now()
-    try:
-        session = start_mock(store, bank, config=_config(), seed=new_seed(), now=moment)
-    except (NoCandidatesError, MockRunningError, StoreError, ValueError) as exc:
-        _notice("error", str(exc))
-        return
-    _attach(session.id)
-
-
-def _save_setting() -> None:
-    flag = bool(st.session_state[keys.MOCK_UPDATES_SCHEDULE])
-    try:
-        store.save_settings(replace(store.settings(), mock_updates_schedule=flag))
-    except StoreError as exc:
-        _notice("error", str(exc))
 
 
 def _move(session: MockSession, step: int) -> None:
@@ -240,83 +183,7 @@ def _open_picked() -> None:
     _attach(int(st.session_state[keys.MOCK_HISTORY_PICK]))
 
 
-# --- the three screens -------------------------------------------------------------------------------
-def _setup() -> None:
-    running = running_sessions(store)
-    if running:
-        running_banner(running[0])
-        st.button("Resume", key=keys.MOCK_RESUME, type="primary", on_click=_attach, args=(running[0].id,))
-        return
-    st.markdown("A fixed set across the checklist against the clock. Nothing is graded until the debrief.")
-    # A new mock starts from the settings of the last one (a custom length, the problem count).
-    past = history(store)
-    last = SetupDefaults.of(past[0].config if past else None, presets=PRESET_MINUTES)
-    durations = [*(str(m) for m in PRESET_MINUTES), CUSTOM]
-    duration = st.radio(
-        "Duration",
-        durations,
-        key=keys.MOCK_DURATION,
-        index=durations.index(last.duration_choice),
-        horizontal=True,
-        format_func=lambda v: "Custom" if v == CUSTOM else f"{v} minutes",
-    )
-    if duration == CUSTOM:
-        st.number_input(
-            "Minutes",
-            min_value=0.25,
-            max_value=180.0,
-            value=last.custom_minutes,
-            step=0.25,
-            key=keys.MOCK_CUSTOM_MINUTES,
-        )
-    st.number_input(
-        "Number of problems",
-        min_value=1,
-        max_value=MAX_N_PROBLEMS,
-        value=last.n_problems,
-        key=keys.MOCK_N_PROBLEMS,
-    )
-    st.radio(
-        "Mix",
-        list(Mix),
-        key=keys.MOCK_MIX,
-        index=list(Mix).index(last.mix),
-        format_func=MIX_LABELS.__getitem__,
-        horizontal=True,
-    )
-    if st.session_state.get(keys.MOCK_MIX) == Mix.INTERVIEW:
-        st.caption(INTERVIEW_NOTE)
-    st.select_slider(
-        "Difficulty",
-        options=list(LEVELS),
-        value=last.difficulty,
-        format_func=LEVELS.__getitem__,
-        key=keys.MOCK_DIFFICULTY,
-    )
-    st.toggle(
-        "Mock answers also update the review schedule",
-        value=store.settings().mock_updates_schedule,
-        key=keys.MOCK_UPDATES_SCHEDULE,
-        on_change=_save_setting,
-        help="They always count for readiness.",
-    )
-    if not st.session_state.get(keys.MOCK_CONFIRMING):
-        st.button("Start", key=keys.MOCK_START, type="primary", on_click=_set_confirming, args=(True,))
-        return
-    config = _config()
-    asked = f"{config.n_problems} problems"
-    if config.mix is Mix.INTERVIEW:
-        scenarios = "two scenarios" if config.duration_s >= TWO_SCENARIOS_FROM_S else "a scenario"
-        asked = f"{scenarios}, then {config.n_problems} single problems"
-    st.warning(
-        f"Start a {config.duration_s / 60:g}-minute mock with {asked}? "
-        "The countdown starts at once and does not pause."
-    )
-    yes, no = st.columns(2)
-    yes.button("Yes, start the clock", key=keys.MOCK_CONFIRM, type="primary", on_click=_confirm_start)
-    no.button("Cancel", key=keys.MOCK_CANCEL, on_click=_set_confirming, args=(False,))
-
-
+# --- the three screens (setup: ui.mock_setup_view) ---------------------------------------------------
 def _running(session: MockSession) -> None:
     problems = problem_slots(bank, session)
     stored = answers(store, session.id)
@@ -440,7 +307,7 @@ try:
     active = _active_session()
     if active is None:
         _show_notice()
-        _setup()
+        show_setup(store, bank, attach=_attach, notice=_notice)
         _history()
     elif active.running:
         _running(active)

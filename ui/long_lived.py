@@ -27,6 +27,7 @@ MODULES = (
     "progress.scheduling",
     "question_bank",
     "ui.mock",
+    "ui.mock_setup_view",
     "ui.mock_view",
     "ui.practice",
     "ui.readiness_charts",

@@ -116,6 +116,30 @@ def test_start_asks_for_confirmation_first(db: Path, clock: FakeClock) -> None:
     assert at.query_params[keys.MOCK_QUERY_PARAM] == str(mock.id)
 
 
+def test_the_schedule_toggle_is_saved_at_once(db: Path, clock: FakeClock) -> None:
+    at = _page(db, clock)
+    assert at.toggle(key=keys.MOCK_UPDATES_SCHEDULE).value is False
+    at.toggle(key=keys.MOCK_UPDATES_SCHEDULE).set_value(True).run()
+    assert not at.exception
+    assert Store(db).settings().mock_updates_schedule is True
+    assert _page(db, clock).toggle(key=keys.MOCK_UPDATES_SCHEDULE).value is True  # a new session reads it
+
+
+def test_a_start_refused_by_a_mock_started_elsewhere_says_why(db: Path, clock: FakeClock) -> None:
+    at = _page(db, clock)
+    at.button(key=keys.MOCK_START).click().run()
+    template = load_bank().templates[0]
+    other = start(Store(db), config=MockConfig.from_minutes(duration_min=15, n_problems=1),
+                  problems=[ProblemRef(template.id, 1)], now=T0)  # fmt: skip
+    at.button(key=keys.MOCK_CONFIRM).click().run()
+    assert not at.exception
+    [refusal] = at.error
+    assert f"mock #{other.id} is still running" in refusal.value
+    assert keys.MOCK_ACTIVE_ID not in at.session_state  # this tab shows no mock; it offers to resume that one
+    assert at.button(key=keys.MOCK_RESUME)
+    assert [m.id for m in list_mocks(Store(db))] == [other.id]
+
+
 def test_answer_finish_and_debrief_with_scorecard_and_history(db: Path, clock: FakeClock) -> None:
     at = _start(_page(db, clock), n_problems=3)
     problems = _problems(db)
