@@ -8,7 +8,7 @@ from question_bank.checklist import ChecklistItem, load_checklist
 from question_bank.errors import BankError, BankIssue, GenerationError
 from question_bank.generation import generate
 from question_bank.presets import Accelerator, ModelConfig, load_hardware, load_models
-from question_bank.schema import Template
+from question_bank.templates import Template
 
 __all__ = [
     "Accelerator",

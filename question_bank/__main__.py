@@ -29,7 +29,7 @@ from question_bank.errors import BankError
 from question_bank.generation import generate
 from question_bank.generation_checks import SMOKE_SEEDS, SWEEP_SEEDS, sweep_issues
 from question_bank.scenarios import generate_scenario
-from question_bank.schema import NumericStep, NumericTemplate
+from question_bank.templates import NumericStep, NumericTemplate
 
 
 def _load(paths: Sequence[str]) -> Bank | None:

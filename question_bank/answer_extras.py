@@ -18,8 +18,10 @@ from grader.diagnosis import band, within
 from grader.estimator import FUNCTIONS
 from grader.problem import AcceptedValue, ChoicePart, SlipValue, Tolerance, ToleranceClass, ToleranceKind
 from grader.units import format_number, format_quantity
+from question_bank.answers import Answer, ChoicePartSpec, Rebound
 from question_bank.catalog import PresetCatalog
-from question_bank.schema import Answer, ChoicePartSpec, NumericTemplate, PresetParam, Rebound
+from question_bank.params import PresetParam
+from question_bank.templates import NumericTemplate
 
 #: The narrowest relative band a question that asks for an estimate may have.
 ROUGH_RELATIVE = 0.10

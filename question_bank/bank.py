@@ -18,10 +18,11 @@ from pathlib import Path
 
 from question_bank.catalog import PresetCatalog, shipped_catalog
 from question_bank.checklist import checklist_ids
-from question_bank.consistency import suggest
+from question_bank.choices import Scenario
 from question_bank.errors import BankError, BankIssue, display_path
 from question_bank.loading import load_files
-from question_bank.schema import Scenario, ScenarioTemplate, Template
+from question_bank.names import suggest
+from question_bank.templates import ScenarioTemplate, Template
 
 DATA_DIR = Path(__file__).parent / "data"
 QUESTIONS_DIR = DATA_DIR / "questions"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from grader.estimator import DTYPE_BYTES
-from question_bank.schema import PRESENT, PresetParam, RangeFilter
+from question_bank.params import PRESENT, PresetParam, RangeFilter
 
 
 @dataclass(frozen=True)

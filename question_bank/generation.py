@@ -20,24 +20,21 @@ from grader.diagnosis import band, within
 from grader.estimator import FUNCTIONS
 from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance
 from question_bank.answer_extras import numeric_fields, other_gpu_slips, rebound_value, tolerance_note
+from question_bank.answers import Answer
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
 from question_bank.errors import GenerationError
-from question_bank.rendering import Placeholder, format_value, render
-from question_bank.schema import (
-    Answer,
+from question_bank.params import (
     CallParam,
     ChoiceParam,
-    ChoiceTemplate,
     DtypeParam,
     FloatParam,
     FloatRange,
     IntParam,
     IntRange,
-    NumericTemplate,
     PresetParam,
-    RecallTemplate,
-    Template,
 )
+from question_bank.rendering import Placeholder, format_value, render
+from question_bank.templates import ChoiceTemplate, NumericTemplate, RecallTemplate, Template
 
 #: How many times the parameters are drawn again when a draw breaks the template's ``require`` list.
 MAX_DRAWS = 200

@@ -31,7 +31,7 @@ from question_bank.errors import BankError, BankIssue, GenerationError
 from question_bank.generation import generate
 from question_bank.rubric_check import explanation_issue
 from question_bank.scenarios import ScenarioProblem, generate_scenario
-from question_bank.schema import ScenarioTemplate, Template
+from question_bank.templates import ScenarioTemplate, Template
 
 _T = TypeVar("_T")
 

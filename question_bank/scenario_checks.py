@@ -11,9 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from question_bank.consistency import Context, Reporter, _Checker, _Param
+from question_bank.names import Context, ParamInfo
+from question_bank.reporter import Reporter
 from question_bank.scenarios import STEP_PARAM, step_view
-from question_bank.schema import NumericStep, ScenarioTemplate
+from question_bank.template_checker import TemplateChecker
+from question_bank.templates import NumericStep, ScenarioTemplate
 from question_bank.yaml_source import PathPart
 
 #: Names a step id may not take: the step number's key in params and the drawn choice scenario.
@@ -33,7 +35,7 @@ class _StepReporter(Reporter):
         return super().text_line(("steps", self.index, *path), text, offset)
 
 
-class _StepChecker(_Checker):
+class _StepChecker(TemplateChecker):
     """A template check of a step's own params only (the scenario's were checked once already)."""
 
     def __init__(self, view: Any, own_params: Mapping[str, Any], context: Context, report: Reporter) -> None:
@@ -42,7 +44,7 @@ class _StepChecker(_Checker):
 
 def check_scenario(template: ScenarioTemplate, context: Context, report: Reporter) -> None:
     """Report every broken reference in ``template``: setup, step ids, then each step."""
-    setup = _Checker(template, context, report)  # type: ignore[arg-type]  # same fields as a template
+    setup = TemplateChecker(template, context, report)  # type: ignore[arg-type]  # same fields as a template
     setup.run()
     seen: set[str] = set()
     scope = dict(setup.scope)
@@ -72,6 +74,6 @@ def check_scenario(template: ScenarioTemplate, context: Context, report: Reporte
                     "a name used nowhere else in the scenario",
                 )
             seen.add(name)
-            scope[name] = _Param("value")
+            scope[name] = ParamInfo("value")
         if isinstance(step, NumericStep):
-            scope[step.id] = _Param("value")
+            scope[step.id] = ParamInfo("value")

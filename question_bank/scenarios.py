@@ -19,9 +19,9 @@ from grader.problem import Kind, Problem
 from grader.units import base_units, unit_symbol
 from question_bank.catalog import PresetCatalog
 from question_bank.generation import draw_values, generate, resolve
+from question_bank.params import CallParam
 from question_bank.rendering import Placeholder, format_value, render
-from question_bank.schema import (
-    CallParam,
+from question_bank.templates import (
     ChoiceStep,
     ChoiceTemplate,
     NumericStep,

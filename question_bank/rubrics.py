@@ -1,0 +1,95 @@
+"""Recall specs: key points and misconceptions (rubrics for a typed explanation) and the model answer."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import Field, PlainValidator, model_validator
+from pydantic_core import PydanticCustomError
+
+from grader.rubric import Misconception, Rubric
+from question_bank.model_base import Strict, bank_error
+
+
+def _phrase(value: Any) -> str:
+    # YAML reads 200 or 0.5 as numbers; a rubric phrase may be a bare number.
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, str) and value.strip():
+        return value
+    raise PydanticCustomError(
+        "bank_phrase",
+        "expected a phrase (words or a number), got {got!r}",
+        {"got": value, "hint": 'a phrase such as "memory-bound", "flop per byte" or 200'},
+    )
+
+
+#: A rubric phrase: words (matched on their stems) or a number (matched by value within 10 %).
+Phrase = Annotated[str, PlainValidator(_phrase)]
+
+
+class RubricSpec(Strict):
+    """Concepts that must appear (each a list of alternative phrases), how many, and what must not.
+
+    ``need`` defaults to all concepts; ``forbid`` phrases void the point when they appear un-negated.
+    """
+
+    concepts: list[Annotated[list[Phrase], Field(min_length=1)]] = Field(min_length=1)
+    need: int | None = Field(default=None, ge=1)
+    forbid: list[Phrase] = []
+
+    @model_validator(mode="after")
+    def _need_fits(self) -> RubricSpec:
+        if self.need is not None and self.need > len(self.concepts):
+            raise bank_error(
+                f"need ({self.need}) is more than the {len(self.concepts)} concepts listed",
+                f"need: {len(self.concepts)} or less, or list more concepts",
+            )
+        return self
+
+    def to_rubric(self) -> Rubric:
+        return Rubric(
+            concepts=tuple(tuple(concept) for concept in self.concepts),
+            need=self.need or 0,
+            forbid=tuple(self.forbid),
+        )
+
+
+class KeyPoint(RubricSpec):
+    """A key point as shown (``point``) and the rubric that finds it in a typed explanation."""
+
+    point: str = Field(min_length=1)
+
+
+class MisconceptionSpec(RubricSpec):
+    """A common wrong belief (``name``, as people say it), its ``correction``, and how to spot it.
+
+    It is found when every concept appears, un-negated, in one sentence.
+    """
+
+    name: str = Field(min_length=1)
+    correction: str = Field(min_length=1)
+    need: None = None
+
+    def to_misconception(self) -> Misconception:
+        return Misconception(name=self.name, correction=self.correction, rubric=self.to_rubric())
+
+
+class RecallAnswer(Strict):
+    """What a recall template and a recall scenario step share: key points, misconceptions, the answer.
+
+    Listed first among a recall class's bases, so its optional ``explanation`` wins over the required one.
+    """
+
+    kind: Literal["recall"]
+    key_points: list[KeyPoint] = Field(min_length=3, max_length=6)
+    misconceptions: list[MisconceptionSpec] = Field(min_length=2)
+    model_answer: str = Field(min_length=1)
+    explanation: str = ""
+
+    @model_validator(mode="after")
+    def _distinct_misconceptions(self) -> Self:
+        names = [m.name for m in self.misconceptions]
+        if len(set(names)) != len(names):
+            raise bank_error("two misconceptions share a name", "give each misconception its own name")
+        return self
