@@ -77,8 +77,10 @@ def test_a_new_user_gets_a_problem_and_todays_counts(tmp_path: Path) -> None:
     at = _page(tmp_path / "p.db")
     assert not at.exception
     assert keys.PRACTICE_CURRENT in at.session_state
-    labels = [metric.label for metric in at.metric]
-    assert labels[:3] == ["Due", "New today", "Done today"]
+    [counts] = [md.value for md in at.markdown if md.value.startswith("Due ")]
+    assert re.fullmatch(
+        r"Due \*\*\d+\*\* · New today \*\*[1-9]\d*\*\* · Done today \*\*0\*\* · Streak \*\*0 days\*\*", counts
+    ), counts
 
 
 def test_right_answer_is_recorded_and_scheduled(tmp_path: Path, bank: Bank) -> None:
