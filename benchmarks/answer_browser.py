@@ -35,13 +35,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from fsrs import Rating  # noqa: E402
+from fsrs import Card, Rating  # noqa: E402
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 from readiness_scale import fill, template_ids_by_item  # noqa: E402
 
 from grader.units import format_quantity  # noqa: E402
 from progress import Store  # noqa: E402
 from progress.scheduling import review  # noqa: E402
+from progress.utc import to_iso  # noqa: E402
 from question_bank import Bank, generate, load_bank  # noqa: E402
 from ui.context import next_seed  # noqa: E402
 
@@ -51,22 +52,28 @@ SEED = 20261201
 GOAL_RATIO = 1.5
 TIMEOUT_MS = 60_000
 
-# Runs in the page before each answer: notes when Enter goes down and when the wanted result is drawn.
+# Runs in the page before each answer: notes when Enter goes down and when the wanted result is drawn
+# (for practice, also when all of the feedback but its picture is).
 _WATCH = """([kind, expected, chart]) => {
+  const next = () => [...document.querySelectorAll('button')]
+    .some(b => b.innerText.trim().startsWith('Next'));
+  const picture = () =>
+    [...document.querySelectorAll('[data-testid=stMain] [data-testid=stVegaLiteChart]')]
+      .some(c => [...c.querySelectorAll('canvas, svg')].some(d => d.getBoundingClientRect().width > 0))
+    || [...document.querySelectorAll('[data-testid=stMain] img')].some(i => i.complete && i.naturalWidth > 0);
   const drawn = {
-    practice: () => [...document.querySelectorAll('button')].some(b => b.innerText.trim().startsWith('Next'))
-      && (!chart || [...document.querySelectorAll('[data-testid=stMain] [data-testid=stVegaLiteChart]')]
-                      .some(c => [...c.querySelectorAll('canvas, svg')]
-                                   .some(d => d.getBoundingClientRect().width > 0))
-                 || [...document.querySelectorAll('[data-testid=stMain] img')]
-                      .some(i => i.complete && i.naturalWidth > 0)),
+    practice: () => next() && (!chart || picture()),
     bare: () => [...document.querySelectorAll('[data-testid=stMarkdownContainer]')]
       .some(e => e.innerText.trim() === 'You typed: ' + expected),
   }[kind];
-  const bench = window.__bench = {start: null, done: null};
+  // rest: when the feedback but its picture was drawn (the Next button is the last element of it).
+  const bench = window.__bench = {start: null, rest: null, done: null};
   const seen = () => {
-    if (bench.start !== null && bench.done === null && drawn()) {
-      bench.done = performance.now();
+    if (bench.start === null || bench.done !== null) return;
+    const now = performance.now();
+    if (bench.rest === null && kind === 'practice' && next()) bench.rest = now;
+    if (drawn()) {
+      bench.done = now;
       observer.disconnect();
     }
   };
@@ -78,6 +85,8 @@ _WATCH = """([kind, expected, chart]) => {
   }, {capture: true, once: true});
 }"""
 _ELAPSED = "() => window.__bench.done === null ? null : window.__bench.done - window.__bench.start"
+# How long the roofline picture took after the rest of the feedback was on screen.
+_PICTURE_AFTER = "() => window.__bench.done - window.__bench.rest"
 
 
 def _e2e_conftest() -> ModuleType:
@@ -101,6 +110,9 @@ class Timings:
     bare: list[float] = field(default_factory=list)
     first: list[bool] = field(default_factory=list)
     right: list[bool] = field(default_factory=list)
+    #: For answers drawn on a roofline: (first of a session?, seconds from the rest of the feedback to
+    #: the picture), so a session's first roofline can be told from its later ones.
+    picture_after: list[tuple[bool, float]] = field(default_factory=list)
     mismatched: int = 0
 
     def select(
@@ -137,10 +149,26 @@ def prepared_db(path: Path, *, bank: Bank, template_id: str, n_answers: int) -> 
 
 
 def make_due(path: Path, *, bank: Bank, template_id: str) -> None:
-    """Make ``template_id``'s card due again (a review long ago), as if the session had not answered it."""
+    """Make ``template_id``'s card due again, as if the session had not answered it.
+
+    A card never reviewed gets a review long ago. A reviewed card has its due date moved back: a review
+    dated before the card's last one would schedule it from the wrong state, and after a few sessions of
+    right answers the card would not be due at all.
+    """
+    store, past = Store(path), datetime.now(UTC) - timedelta(days=1)
+    with store.connect() as conn:
+        row = conn.execute("SELECT card FROM cards WHERE template_id = ?", (template_id,)).fetchone()
+        if row is not None:
+            card = Card.from_json(row["card"])
+            card.due = past
+            conn.execute(
+                "UPDATE cards SET card = ?, due = ? WHERE template_id = ?",
+                (card.to_json(), to_iso(past), template_id),
+            )
+            return
     template = bank.get(template_id)
-    review(Store(path), template_id=template_id, checklist_item=template.checklist, rating=Rating.Good,
-           now=datetime.now(UTC) - timedelta(days=400), enable_fuzzing=False)  # fmt: skip
+    review(store, template_id=template_id, checklist_item=template.checklist, rating=Rating.Good,
+           now=past - timedelta(days=400), enable_fuzzing=False)  # fmt: skip
 
 
 @contextmanager
@@ -215,6 +243,8 @@ def run_condition(
                 else:
                     bare_s = _timed(bare_page, "bare", expected=echo)
                     practice_s = _timed(page, "practice", chart=chart)
+                if chart:
+                    timings.picture_after.append((k == 0, float(page.evaluate(_PICTURE_AFTER)) / 1000))
                 verdict = "stAlertContentSuccess" if right else "stAlertContentError"
                 timings.mismatched += not page.locator(f'[data-testid="{verdict}"]').count()
                 timings.practice.append(practice_s)
@@ -255,6 +285,17 @@ def _report(name: str, practice: list[float], bare: list[float]) -> float | None
     print(f"  {name:<26} n={len(practice):>3}  practice {_ms(practice)}  bare {_ms(bare)}")
     print(f"  {'':<26}        ratio of medians {ratio:.2f}x, median of pair ratios {per_pair:.2f}x")
     return ratio
+
+
+def _report_picture(picture_after: list[tuple[bool, float]]) -> None:
+    """The roofline picture's own wait: from the rest of the feedback on screen to the picture drawn."""
+    first = [seconds for is_first, seconds in picture_after if is_first]
+    later = [seconds for is_first, seconds in picture_after if not is_first]
+    if not first or not later:
+        return
+    print("the roofline picture, after the rest of the feedback was drawn:")
+    print(f"  {'first of a session':<26} n={len(first):>3}  {_ms(first)}")
+    print(f"  {'later in a session':<26} n={len(later):>3}  {_ms(later)}")
 
 
 def cold_start(browser: Browser, tmp: Path, *, bank: Bank, runs: int, root: Path) -> None:
@@ -369,6 +410,7 @@ def main() -> None:
                 together.bare += timings.bare
                 together.first += timings.first
                 together.right += timings.right
+                together.picture_after += timings.picture_after
         print("every condition together:")
         ratio = _report("all answers", together.practice, together.bare) or 0.0
         first, _ = together.select(first=True)
@@ -379,6 +421,7 @@ def main() -> None:
         if first and later:
             slower = statistics.median(first) / statistics.median(later)
             print(f"a session's first answer against its later ones (practice): {slower:.2f}x")
+        _report_picture(together.picture_after)
         if args.readiness:
             readiness_visits(browser, tmp, sizes=args.sizes, visits=args.readiness, root=args.root)
         if args.cold:
