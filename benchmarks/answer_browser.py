@@ -27,7 +27,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import ModuleType
 
@@ -35,14 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from fsrs import Card, Rating  # noqa: E402
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from practice_db import make_due, prepared_db  # noqa: E402
 from readiness_scale import fill, template_ids_by_item  # noqa: E402
 
 from grader.units import format_quantity  # noqa: E402
-from progress import Store  # noqa: E402
-from progress.scheduling import review  # noqa: E402
-from progress.utc import to_iso  # noqa: E402
 from question_bank import Bank, generate, load_bank  # noqa: E402
 from ui.context import next_seed  # noqa: E402
 
@@ -133,42 +129,6 @@ def _timed(
     (press or page).keyboard.press("Enter")
     page.wait_for_function("() => window.__bench.done !== null", timeout=TIMEOUT_MS)
     return float(page.evaluate(_ELAPSED)) / 1000
-
-
-def prepared_db(path: Path, *, bank: Bank, template_id: str, n_answers: int) -> Path:
-    """A database where ``template_id`` is the one card due now, with ``n_answers`` older answers."""
-    if n_answers:
-        fill(path, n_answers, template_ids_by_item())
-    store, now = Store(path), datetime.now(UTC)
-    for template in bank.templates:
-        if template.id != template_id:
-            review(store, template_id=template.id, checklist_item=template.checklist, rating=Rating.Good,
-                   now=now, enable_fuzzing=False)  # fmt: skip
-    make_due(path, bank=bank, template_id=template_id)
-    return path
-
-
-def make_due(path: Path, *, bank: Bank, template_id: str) -> None:
-    """Make ``template_id``'s card due again, as if the session had not answered it.
-
-    A card never reviewed gets a review long ago. A reviewed card has its due date moved back: a review
-    dated before the card's last one would schedule it from the wrong state, and after a few sessions of
-    right answers the card would not be due at all.
-    """
-    store, past = Store(path), datetime.now(UTC) - timedelta(days=1)
-    with store.connect() as conn:
-        row = conn.execute("SELECT card FROM cards WHERE template_id = ?", (template_id,)).fetchone()
-        if row is not None:
-            card = Card.from_json(row["card"])
-            card.due = past
-            conn.execute(
-                "UPDATE cards SET card = ?, due = ? WHERE template_id = ?",
-                (card.to_json(), to_iso(past), template_id),
-            )
-            return
-    template = bank.get(template_id)
-    review(store, template_id=template_id, checklist_item=template.checklist, rating=Rating.Good,
-           now=past - timedelta(days=400), enable_fuzzing=False)  # fmt: skip
 
 
 @contextmanager
