@@ -15,7 +15,7 @@ template (:func:`check_template`).
 
 from __future__ import annotations
 
-from question_bank.names import Context, ParamInfo, check_names, signature, suggest
+from question_bank.names import Context, check_names, signature, suggest
 from question_bank.reporter import Reporter
 from question_bank.template_checker import ANSWER, SCENARIO, TemplateChecker
 from question_bank.templates import Template
@@ -24,9 +24,7 @@ __all__ = [
     "ANSWER",
     "SCENARIO",
     "Context",
-    "ParamInfo",
     "Reporter",
-    "TemplateChecker",
     "check_names",
     "check_template",
     "signature",

@@ -316,7 +316,7 @@ def _schema_issue(error: Any, file: str, template_id: str, node: yaml.Node, data
         template_id,
         ".".join(str(p) for p in path),
         message,
-        hint or "see question_bank/schema.py",
+        hint or "see 'Adding questions' in README.md (the models: question_bank/templates.py)",
     )
 
 
