@@ -111,6 +111,15 @@ class Timings:
     picture_after: list[tuple[bool, float]] = field(default_factory=list)
     mismatched: int = 0
 
+    def extend(self, other: Timings) -> None:
+        """Add ``other``'s answers to these (the summary over every condition)."""
+        self.practice += other.practice
+        self.bare += other.bare
+        self.first += other.first
+        self.right += other.right
+        self.picture_after += other.picture_after
+        self.mismatched += other.mismatched
+
     def select(
         self, *, first: bool | None = None, right: bool | None = None
     ) -> tuple[list[float], list[float]]:
@@ -366,20 +375,15 @@ def main() -> None:
                 _report("wrong answers", *timings.select(right=False))
                 _report("first of a session", *timings.select(first=True))
                 _report("later in a session", *timings.select(first=False))
-                together.practice += timings.practice
-                together.bare += timings.bare
-                together.first += timings.first
-                together.right += timings.right
-                together.picture_after += timings.picture_after
+                together.extend(timings)
         print("every condition together:")
         ratio = _report("all answers", together.practice, together.bare) or 0.0
-        first, _ = together.select(first=True)
-        later, _ = together.select(first=False)
-        _report("first of a session", *together.select(first=True))
-        _report("later in a session", *together.select(first=False))
+        first, later = together.select(first=True), together.select(first=False)
+        _report("first of a session", *first)
+        _report("later in a session", *later)
         print(f"goal: practice ≤ {GOAL_RATIO}x bare → {'met' if ratio <= GOAL_RATIO else 'NOT met'}")
-        if first and later:
-            slower = statistics.median(first) / statistics.median(later)
+        if first[0] and later[0]:
+            slower = statistics.median(first[0]) / statistics.median(later[0])
             print(f"a session's first answer against its later ones (practice): {slower:.2f}x")
         _report_picture(together.picture_after)
         if args.readiness:
