@@ -101,9 +101,15 @@ def point_lines(view: RooflineView) -> str:
     lines = []
     for point in view.points:
         x = float(point["arithmetic_intensity"])
+        # A point shown with the ridge's own figure is at the ridge: a right answer typed as "208.3" is a
+        # hair under 208.33, and calling it bandwidth-bound beside a ridge "at the ridge" reads as a
+        # contradiction.
+        at_ridge = math.isclose(x, ridge, rel_tol=1e-6) or format_quantity(x, _INTENSITY) == format_quantity(
+            ridge, _INTENSITY
+        )
         bound = (
             "at the ridge: bandwidth and compute both run out"
-            if math.isclose(x, ridge, rel_tol=1e-6)
+            if at_ridge
             else "bandwidth-bound"
             if x < ridge
             else "compute-bound"

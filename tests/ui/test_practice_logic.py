@@ -103,6 +103,23 @@ def test_roofline_view_places_the_problem_and_the_answer_on_its_gpu(bank: Bank) 
     assert ridge["flops_per_s"] == pytest.approx(view.accelerator.peak_flops)
 
 
+def test_an_answer_shown_with_the_ridges_figure_is_at_the_ridge(bank: Bank) -> None:
+    from grader import grade
+    from ui.roofline_view import point_lines, roofline_view
+
+    problem = generate(bank.get("ridge-point-bf16"), 5)
+    typed = format_quantity(problem.answer, problem.unit)  # rounded: a hair off the exact ridge
+    view = roofline_view(problem, grade(problem, typed))
+    assert view is not None
+    answer = next(p for p in view.points if p["label"] == "your answer")
+    assert answer["arithmetic_intensity"] != problem.answer
+    lines = point_lines(view).splitlines()
+    assert len(lines) == 2 and all(line.endswith("both run out") for line in lines), lines
+    # Twice the ridge is shown as a different figure, and is compute-bound.
+    doubled = roofline_view(problem, grade(problem, format_quantity(2 * problem.answer, problem.unit)))
+    assert doubled is not None and point_lines(doubled).splitlines()[-1].endswith("compute-bound")
+
+
 def test_critical_batch_is_drawn_as_decode_intensities(bank: Bank) -> None:
     from grader import grade
     from ui.roofline_view import roofline_view
