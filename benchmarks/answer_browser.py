@@ -6,7 +6,8 @@ answer and one bare answer, timed in the page from the Enter key-down to the mom
 screen: for practice the whole feedback (verdict, derivation, the roofline drawn when the problem
 has one, as a chart or a picture, the Next button), for the bare page the echo of what was typed.
 Pairs alternate which page goes first, so machine noise hits both alike; the ratio is taken within
-the run.
+the run. Before each answer both pages finish their run and pause as a reader would
+(``READING_PAUSE_MS``), so an answer is timed from a page at rest.
 
 Varies the template (with and without a roofline), right and wrong answers, and the database
 (empty, and 100,000 stored answers). Every session's first answer is reported apart from the later
@@ -131,6 +132,24 @@ class Timings:
         return [self.practice[i] for i in keep], [self.bare[i] for i in keep]
 
 
+#: How long a person takes at least to read a question before answering: the app's run and the page's
+#: first frames are over by then, so they are not timed as part of the answer.
+READING_PAUSE_MS = 600
+
+
+def _ready_to_answer(*pages: Page) -> None:
+    """Wait as a person would before answering: each page's run over, then a short read.
+
+    Also runs Playwright's own page-side helper once, as ``_timed`` waits through it: its first use in a
+    page evaluates a large script (about 12 ms of the renderer's main thread, seen in a trace), which
+    would otherwise be timed as part of a session's first answer and of no later one.
+    """
+    for page in pages:
+        page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for()
+        page.wait_for_function("() => true")
+    time.sleep(READING_PAUSE_MS / 1000)
+
+
 def _timed(
     page: Page, kind: str, *, expected: str = "", chart: bool = False, press: Page | None = None
 ) -> float:
@@ -202,6 +221,7 @@ def run_condition(
                 value = (problem.answer or 0.0) * (1 if right else 37)
                 box = _answer_box(page)
                 box.wait_for()
+                _ready_to_answer(page, bare_page)
                 box.fill(format_quantity(value, problem.unit))
                 echo = f"{session}-{k}"
                 bare_box.fill(echo)
