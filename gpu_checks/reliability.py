@@ -115,14 +115,15 @@ def _knee_doubts(
     return ()
 
 
-def _decode(decode: DecodeResult) -> tuple[tuple[Doubt, ...], tuple[Doubt, ...]]:
+def _decode(decode: DecodeResult, *, llc_bytes: int) -> tuple[tuple[Doubt, ...], tuple[Doubt, ...]]:
     """(doubts of the decode timings, doubts of the decode knee)."""
     timings: list[Doubt] = []
     if not decode.beyond_cache:
         timings.append(
             _cache(
-                f"the {format_si(decode.weight_bytes, 'B')} of weights fit in a few last-level caches, so "
-                "the flat part may be read partly from the cache",
+                f"the {format_si(decode.weight_bytes, 'B')} of weights are only "
+                f"{decode.weight_bytes / llc_bytes:.1f}× the {format_si(llc_bytes, 'B')} "
+                "last-level cache, so the flat part may be read partly from the cache",
                 bigger="larger weights",
             )
         )
@@ -156,7 +157,9 @@ def assess(report: RunReport) -> Doubts:
             unit=" B",
         )
     for decode in report.decode:
-        doubts[f"decode:{decode.dtype}"], doubts[f"decode-knee:{decode.dtype}"] = _decode(decode)
+        doubts[f"decode:{decode.dtype}"], doubts[f"decode-knee:{decode.dtype}"] = _decode(
+            decode, llc_bytes=report.device.llc_bytes
+        )
     if report.fusion:
         doubts["fusion"] = _noisy(report.fusion.samples, "the fusion ratio")
     return doubts

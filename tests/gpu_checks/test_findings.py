@@ -114,3 +114,30 @@ def test_a_device_without_a_preset_has_no_datasheet_sentences() -> None:
     texts = _by_item(synthetic.report())
     assert "datasheet" not in " ".join(texts.values())
     assert not any("datasheet" in c.label for c in synthetic.report().comparisons())
+
+
+def _with_batch1_seconds(report: RunReport, factor: float) -> RunReport:
+    """``report`` with its batch-1 decode step ``factor`` times one read of the weights."""
+    decode = report.decode[0]
+    first = min(decode.samples, key=lambda s: s.size)
+    read_s = decode.weight_bytes / decode.mem_bandwidth_used
+    slow = replace(first, timing=replace(first.timing, median_s=factor * read_s))
+    samples = tuple(slow if s is first else s for s in decode.samples)
+    return replace(report, decode=(replace(decode, samples=samples), *report.decode[1:]))
+
+
+def test_the_weight_read_conclusion_follows_the_measurement() -> None:
+    near = _by_item(_with_batch1_seconds(synthetic.report(), 1.2))["decode-weight-read"]
+    assert near.endswith("At 1.2× the read, batch-1 decode is bounded by reading the weights.")
+    far = _by_item(_with_batch1_seconds(synthetic.report(), 2.4))["decode-weight-read"]
+    assert "The step took 2.4× the read" in far
+    assert "does not show the weight read as the bound" in far
+    assert "is bounded by reading the weights" not in far
+
+
+def test_weights_near_the_cache_size_are_doubted_with_the_real_ratio() -> None:
+    base = synthetic.report()
+    decode = replace(base.decode[0], beyond_cache=False)
+    (doubt,) = assess(replace(base, decode=(decode,)))[f"decode:{decode.dtype}"]
+    assert doubt.reason is Reason.CACHE
+    assert "the 33.6 MB of weights are only 1.0× the 33.6 MB last-level cache" in doubt.detail
