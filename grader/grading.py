@@ -20,7 +20,7 @@ from grader.hints import answer_hint
 from grader.parsing import parse_quantity
 from grader.problem import AcceptedValue, Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind
 from grader.tidying import MAX_CHARS, too_long
-from grader.two_part import grade_two_part
+from grader.two_part import grade_two_part, grade_with_remark
 from grader.units import format_display, format_number, format_quantity, round_sig, to_display
 from grader.verdict import Verdict, VerdictStatus
 
@@ -227,7 +227,7 @@ def _grade(problem: Problem, response: str) -> Verdict:
         return grade_two_part(
             response, part=problem.choice_part, unit=problem.unit, grade_figure=grade_figure, echo=_echo
         )
-    return grade_figure(response)
+    return grade_with_remark(response, grade_figure=grade_figure, echo=_echo)
 
 
 def grade(problem: Problem, response: str) -> Verdict:

@@ -58,6 +58,28 @@ def split_answer(response: str, options: tuple[str, ...]) -> tuple[str, int | No
     return text, None, ""
 
 
+def grade_with_remark(
+    response: str, *, grade_figure: Callable[[str], Verdict], echo: Callable[[str], str]
+) -> Verdict:
+    """Grade a figure typed with a remark the question does not ask for (``17 ms, bandwidth-bound``).
+
+    An interviewer hears the figure and lets the remark pass; so does this, and says so: the message
+    names the words that were not checked. Only when the whole answer is unreadable as a figure, so a
+    readable figure is never reinterpreted.
+    """
+    whole = grade_figure(response)
+    if whole.status is not VerdictStatus.UNPARSABLE:
+        return whole
+    figure_text, _, remark = split_answer(response, ())
+    if not remark or figure_text.strip() == response.strip():
+        return whole
+    figure = grade_figure(figure_text)
+    if figure.status is VerdictStatus.UNPARSABLE:
+        return whole
+    note = f"Only the figure is graded on this question; {echo(remark)} was not checked."
+    return dataclasses.replace(figure, message=f"{figure.message}\n\n{note}")
+
+
 def _noun(unit: str) -> str:
     """What the figure is, for a heading: ``time`` for ms, ``figure`` when the unit names nothing plain."""
     try:

@@ -147,3 +147,40 @@ def test_a_convention_answer_is_accepted_and_named() -> None:
     assert verdict.correct and verdict.accepted_as == "embedding-row-gathered"
     assert note in verdict.message
     assert grade(decode, "16.7 ms").accepted_as == ""
+
+
+ONE_PART = Problem(
+    template_id="op-time",
+    checklist_item="three-regimes",
+    kind=Kind.NUMERIC,
+    prompt="?",
+    seed=1,
+    answer=17e-3,
+    unit="ms",
+    tolerance=FIVE_PERCENT,
+)
+
+
+@pytest.mark.parametrize(
+    ("response", "remark"),
+    [
+        ("about 17 ms, bandwidth-bound", "bandwidth-bound"),
+        ("17 ms (bandwidth-bound)", "bandwidth-bound"),
+        ("17 ms; the weights dominate", "the weights dominate"),
+        ("17,000 µs - memory-bound", "memory-bound"),
+    ],
+)
+def test_a_remark_the_question_does_not_ask_for_is_let_pass_and_named(response: str, remark: str) -> None:
+    verdict = grade(ONE_PART, response)
+    assert verdict.status is VerdictStatus.CORRECT, verdict.message
+    assert f"Only the figure is graded on this question; `{remark}` was not checked." in verdict.message
+
+
+def test_a_remark_does_not_rescue_a_wrong_figure_or_an_unreadable_one() -> None:
+    wrong = grade(ONE_PART, "1.7 ms, bandwidth-bound")
+    assert wrong.status is VerdictStatus.INCORRECT
+    assert "`bandwidth-bound` was not checked" in wrong.message
+    # No figure before the words: still unreadable, with the parser's own advice.
+    assert grade(ONE_PART, "fast, bandwidth-bound").status is VerdictStatus.UNPARSABLE
+    # A figure alone is graded as before, with no note.
+    assert "not checked" not in grade(ONE_PART, "17 ms").message
