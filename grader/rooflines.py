@@ -57,6 +57,11 @@ def arithmetic_intensity_matmul(*, m: int, k: int, n: int, bytes_per_element: fl
     )
 
 
+#: The derivation formula of an element-wise op's intensity: how a page tells such an op (it runs on
+#: the vector units, under their lower roof) from a matmul's.
+ELEMENTWISE_INTENSITY_FORMULA = "FLOPs per element / (bytes · (inputs + outputs))"
+
+
 def arithmetic_intensity_elementwise(
     *, flops_per_element: float, bytes_per_element: float, n_inputs: int, n_outputs: int = 1
 ) -> float:
@@ -67,7 +72,7 @@ def arithmetic_intensity_elementwise(
     value = flops_per_element / (bytes_per_element * (n_inputs + n_outputs))
     return step(
         "Arithmetic intensity",
-        "FLOPs per element / (bytes · (inputs + outputs))",
+        ELEMENTWISE_INTENSITY_FORMULA,
         f"{num(flops_per_element)} / ({num(bytes_per_element)} · ({num(n_inputs)} + {num(n_outputs)}))",
         value,
         "FLOP/B",

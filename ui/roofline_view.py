@@ -14,6 +14,7 @@ from typing import Any
 from grader import Verdict
 from grader.estimator import attainable_flops, ridge_point
 from grader.problem import Problem
+from grader.rooflines import ELEMENTWISE_INTENSITY_FORMULA
 from grader.units import dimensionality, format_quantity, readable
 from question_bank import Accelerator, load_hardware
 from ui.roofline_svg import Role, roofline_svg, svg_data_uri
@@ -28,13 +29,22 @@ _INTENSITY = "FLOP/B"
 _CRITICAL_BATCH = "Critical decode batch size"
 
 
+#: The roofs a picture can be drawn under: the dense 16-bit tensor peak, where matmuls run, and the
+#: fp32 vector peak, where element-wise ops run (their ridge is some 10 FLOP/B, not hundreds).
+TENSOR_ROOF = "dense 16-bit peak"
+VECTOR_ROOF = "fp32 vector peak, where element-wise ops run"
+
+
 @dataclass(frozen=True)
 class RooflineView:
-    """What to draw: the accelerator, whether it was the problem's own, and the labelled points."""
+    """What to draw: the accelerator, whether it was the problem's own, the labelled points, and the
+    roof they sit under (its peak and what it is)."""
 
     accelerator: Accelerator
     own_gpu: bool
     points: tuple[dict[str, Any], ...]
+    peak_flops: float
+    roof: str = TENSOR_ROOF
 
 
 def _accelerator(problem: Problem) -> tuple[Accelerator, bool]:
@@ -57,10 +67,16 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
     if problem.checklist_item not in ROOFLINE_ITEMS:
         return None
     accelerator, own = _accelerator(problem)
+    intensity_steps = [s for s in problem.derivation if s.unit == _INTENSITY]
     # (label, intensity in FLOP/B, whose point)
-    intensities = [
-        (s.label.lower(), s.value, Role.PROBLEM) for s in problem.derivation if s.unit == _INTENSITY
-    ]
+    intensities = [(s.label.lower(), s.value, Role.PROBLEM) for s in intensity_steps]
+    # An element-wise op is drawn under the vector roof it runs under, as its explanation teaches.
+    elementwise = bool(intensity_steps) and all(
+        s.formula == ELEMENTWISE_INTENSITY_FORMULA for s in intensity_steps
+    )
+    vector_peak = accelerator.peak_flops_vector if elementwise else None
+    vector = vector_peak is not None
+    peak = vector_peak if vector_peak is not None else accelerator.peak_flops
     answer_is_intensity = _is_intensity(problem.unit)
     if answer_is_intensity and verdict is not None and verdict.value:
         intensities.append(("your answer", verdict.value, Role.ANSWER))
@@ -83,21 +99,24 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
             "role": role,
             "arithmetic_intensity": x,
             "flops_per_s": attainable_flops(
-                arithmetic_intensity=x,
-                peak_flops=accelerator.peak_flops,
-                mem_bandwidth=accelerator.mem_bandwidth,
+                arithmetic_intensity=x, peak_flops=peak, mem_bandwidth=accelerator.mem_bandwidth
             ),
         }
         for label, x, role in intensities
         if x > 0
     )
-    return RooflineView(accelerator=accelerator, own_gpu=own, points=points)
+    return RooflineView(
+        accelerator=accelerator,
+        own_gpu=own,
+        points=points,
+        peak_flops=peak,
+        roof=VECTOR_ROOF if vector else TENSOR_ROOF,
+    )
 
 
 def point_lines(view: RooflineView) -> str:
     """Each point's exact figures, one Markdown line each: what a chart library's tooltip would show."""
-    gpu = view.accelerator
-    ridge = ridge_point(peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth)
+    ridge = ridge_point(peak_flops=view.peak_flops, mem_bandwidth=view.accelerator.mem_bandwidth)
     lines = []
     for point in view.points:
         x = float(point["arithmetic_intensity"])
@@ -131,12 +150,12 @@ def roofline_markdown(problem: Problem, verdict: Verdict | None) -> str:
     which = "the" if view.own_gpu else "a reference GPU, the"
     title = f"Roofline of the {gpu.name}"
     picture = roofline_svg(
-        peak_flops=gpu.peak_flops, mem_bandwidth=gpu.mem_bandwidth, points=view.points, title=title
+        peak_flops=view.peak_flops, mem_bandwidth=gpu.mem_bandwidth, points=view.points, title=title
     )
     # A Markdown image rather than st.image: Markdown is drawn by code the page has already loaded,
     # where an image element loads its own script the first time a session shows one.
     return (
         f"**Where it sits on the roofline of {which} {gpu.name}** "
-        "(dense 16-bit peak, datasheet bandwidth; below the ridge an operation is bandwidth-bound, "
+        f"({view.roof}, datasheet bandwidth; below the ridge an operation is bandwidth-bound, "
         f"above it compute-bound).\n\n![{title}]({svg_data_uri(picture)})\n\n{point_lines(view)}"
     )

@@ -120,6 +120,28 @@ def test_an_answer_shown_with_the_ridges_figure_is_at_the_ridge(bank: Bank) -> N
     assert doubled is not None and point_lines(doubled).splitlines()[-1].endswith("compute-bound")
 
 
+def test_an_elementwise_op_is_drawn_under_the_vector_roof_and_a_matmul_under_the_tensor_roof(
+    bank: Bank,
+) -> None:
+    from grader import grade
+    from grader.estimator import ridge_point
+    from ui.roofline_view import TENSOR_ROOF, VECTOR_ROOF, roofline_markdown, roofline_view
+
+    for template_id in ("ai-elementwise", "ai-elementwise-attainable"):
+        problem = generate(bank.get(template_id), 3)
+        view = roofline_view(problem, None)
+        assert view is not None and view.roof == VECTOR_ROOF
+        gpu = view.accelerator
+        assert gpu.peak_flops_vector is not None and view.peak_flops == gpu.peak_flops_vector
+        # Its ridge is the vector one the explanation quotes (some 10 FLOP/B), not the tensor cores'.
+        assert ridge_point(peak_flops=view.peak_flops, mem_bandwidth=gpu.mem_bandwidth) < 50
+        assert f"({VECTOR_ROOF}," in roofline_markdown(problem, grade(problem, "0.1 FLOP/B"))
+    matmul = generate(bank.get("ai-linear-layer"), 3)
+    view = roofline_view(matmul, None)
+    assert view is not None and view.roof == TENSOR_ROOF
+    assert view.peak_flops == view.accelerator.peak_flops
+
+
 def test_critical_batch_is_drawn_as_decode_intensities(bank: Bank) -> None:
     from grader import grade
     from ui.roofline_view import roofline_view
