@@ -45,10 +45,12 @@ def time_to_first_token(
         flops,
         "FLOP",
     )
-    t_compute = compute_time(flops=flops, peak_flops=peak_flops * mfu * n_chips)
+    t_compute = compute_time(flops=flops, peak_flops=peak_flops, n_chips=n_chips, mfu=mfu)
     t_weights = memory_time(
         n_bytes=weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param),
-        mem_bandwidth=mem_bandwidth * n_chips,
+        mem_bandwidth=mem_bandwidth,
+        n_chips=n_chips,
+        label="Weight read time",
     )
     return step(
         "Time to first token",

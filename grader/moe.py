@@ -95,7 +95,7 @@ def moe_decode_step_time(
         batch_size=batch_size,
         bytes_per_param=bytes_per_param,
     )
-    t_memory = memory_time(n_bytes=n_bytes, mem_bandwidth=mem_bandwidth * n_chips)
+    t_memory = memory_time(n_bytes=n_bytes, mem_bandwidth=mem_bandwidth, n_chips=n_chips)
     flops = step(
         "FLOPs per step",
         "2 · P_active · batch",
@@ -103,7 +103,7 @@ def moe_decode_step_time(
         2 * n_active_params * batch_size,
         "FLOP",
     )
-    t_compute = compute_time(flops=flops, peak_flops=peak_flops * n_chips)
+    t_compute = compute_time(flops=flops, peak_flops=peak_flops, n_chips=n_chips)
     return step(
         "MoE decode step time",
         "max(memory time, compute time)",

@@ -91,26 +91,41 @@ def attainable_flops(*, arithmetic_intensity: float, peak_flops: float, mem_band
     )
 
 
-def memory_time(*, n_bytes: float, mem_bandwidth: float) -> float:
-    """Seconds to move ``n_bytes`` at full bandwidth: bytes / bandwidth."""
-    return step(
-        "Memory time",
-        "bytes / bandwidth",
-        f"{qty(n_bytes, 'B')} / {qty(mem_bandwidth, 'B/s')}",
-        n_bytes / mem_bandwidth,
-        "s",
-    )
+def memory_time(
+    *, n_bytes: float, mem_bandwidth: float, n_chips: int = 1, label: str = "Memory time"
+) -> float:
+    """Seconds to move ``n_bytes`` at full bandwidth over ``n_chips``: bytes / (chips · bandwidth).
+
+    ``label`` names what is read (``Weight read time``) where a derivation has more than one read.
+    """
+    if n_chips == 1:
+        formula, numbers = "bytes / bandwidth", f"{qty(n_bytes, 'B')} / {qty(mem_bandwidth, 'B/s')}"
+    else:
+        formula = "bytes / (chips · bandwidth)"
+        numbers = f"{qty(n_bytes, 'B')} / ({num(n_chips)} · {qty(mem_bandwidth, 'B/s')})"
+    return step(label, formula, numbers, n_bytes / (n_chips * mem_bandwidth), "s")
 
 
-def compute_time(*, flops: float, peak_flops: float) -> float:
-    """Seconds to do ``flops`` at peak: FLOPs / peak FLOP/s."""
-    return step(
-        "Compute time",
-        "FLOPs / peak FLOP/s",
-        f"{qty(flops, 'FLOP')} / {qty(peak_flops, 'FLOP/s')}",
-        flops / peak_flops,
-        "s",
-    )
+def compute_time(*, flops: float, peak_flops: float, n_chips: int = 1, mfu: float = 1.0) -> float:
+    """Seconds to do ``flops`` on ``n_chips`` at ``mfu`` of their peak: FLOPs / (chips · peak · MFU).
+
+    The formula shows the chips and the MFU only when they are not 1, so the line never calls a
+    derated or summed figure the peak.
+    """
+    names = ["peak FLOP/s"]
+    figures = [qty(peak_flops, "FLOP/s")]
+    if n_chips != 1:
+        names.insert(0, "chips")
+        figures.insert(0, num(n_chips))
+    if mfu != 1:
+        names.append("MFU")
+        figures.append(num(mfu))
+    if len(names) == 1:
+        formula, numbers = "FLOPs / peak FLOP/s", f"{qty(flops, 'FLOP')} / {figures[0]}"
+    else:
+        formula = f"FLOPs / ({' · '.join(names)})"
+        numbers = f"{qty(flops, 'FLOP')} / ({' · '.join(figures)})"
+    return step("Compute time", formula, numbers, flops / (n_chips * peak_flops * mfu), "s")
 
 
 # --- bandwidth, overhead and fusion --------------------------------------------------------

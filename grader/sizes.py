@@ -243,7 +243,8 @@ def _whole_units_beside_weights(
         unit,
     )
     shown = format_number(unrounded) if unrounded < 1e4 else qty(unrounded, "")
-    return step(label, "⌊unrounded⌋ (only whole ones fit)", f"⌊{shown}⌋", math.floor(unrounded), unit)
+    formula = f"⌊(memory − weights) / KV bytes per {per}⌋ (only whole ones fit)"
+    return step(label, formula, f"⌊{shown}⌋", math.floor(unrounded), unit)
 
 
 def kv_capacity_tokens(*, memory_bytes: float, weight_bytes: float, kv_bytes_per_token: float) -> float:

@@ -14,9 +14,10 @@ from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from grader.derivation import Step
+from grader.derivation_text import is_binary
 from grader.follow_through import Call, Carry, Decision, Dependency, ScenarioProblem, StepProblem
 from grader.problem import Kind, Problem
-from grader.units import base_units, unit_symbol
+from grader.units import base_units, format_quantity, unit_symbol
 from question_bank.catalog import PresetCatalog
 from question_bank.generation import draw_values, generate, resolve
 from question_bank.params import CallParam
@@ -179,7 +180,12 @@ def _shortened(
         if len(found) != len(block):
             continue
         unit = unit_symbol(base_units(step.unit)) if step.unit else ""
-        summary = Step(f"Step {step.step}: {step.title}", f"found in step {step.step}", "", step.answer, unit)
+        # The later lines use decimal sizes; a step asked in binary units is named with its answer as
+        # asked (512 KiB), so the reader can match it with what that step showed.
+        asked = f" ({format_quantity(step.answer, step.unit)})" if is_binary(step.unit) else ""
+        summary = Step(
+            f"Step {step.step}: {step.title}", f"found in step {step.step}{asked}", "", step.answer, unit
+        )
         for index in reversed(found[:-1]):
             del lines[index]
         lines[found[-1] - len(found) + 1] = summary

@@ -78,7 +78,7 @@ def test_on_screen_each_step_is_one_line_that_can_wrap() -> None:
     lines = derivation_lines(steps, answer_unit="ms").splitlines()
     assert len(lines) == len(steps)
     assert lines[-1] == (
-        f"{len(steps)}. **Decode step time** = max(memory time, compute time) = "
+        f"{len(steps)}. **Decode step time** = max(weight read time, compute time) = "
         "max(16.72 ms, 83.33 µs) = **16.72 ms**"
     )
 

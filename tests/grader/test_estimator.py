@@ -16,7 +16,7 @@ import math
 import pytest
 
 from grader import estimator as est
-from grader.derivation import recording
+from grader.derivation import qty, recording
 
 A100_PEAK = 312e12  # bf16 tensor FLOP/s, as all three readings use it
 A100_BW_ROUNDED = 1.5e12  # kipply's and Horace He's rounding of the datasheet's 1.555e12 B/s
@@ -389,6 +389,36 @@ def test_decode_step_derivation_ends_with_the_returned_value() -> None:
 def test_decode_step_derivation_skips_the_kv_read_without_a_cache() -> None:
     with recording() as steps:
         est.decode_step_time(n_params=13e9, bytes_per_param=2, mem_bandwidth=1.555e12, peak_flops=A100_PEAK)
-    memory_steps = [s for s in steps if s.label == "Memory time"]
-    assert len(memory_steps) == 1
-    assert memory_steps[0].value == pytest.approx(26e9 / 1.555e12)
+    assert [s.label for s in steps if s.label.endswith("read time")] == ["Weight read time"]
+    assert next(s for s in steps if s.label == "Weight read time").value == pytest.approx(26e9 / 1.555e12)
+    assert not [s for s in steps if s.label == "Memory time"]  # no sum of one term
+
+
+def test_decode_step_derivation_adds_the_two_reads_before_the_max() -> None:
+    with recording() as steps:
+        est.decode_step_time(
+            n_params=13e9, bytes_per_param=2, mem_bandwidth=1.555e12, peak_flops=A100_PEAK, kv_cache_bytes=5e9
+        )
+    labels = [s.label for s in steps]
+    assert labels.index("Weight read time") < labels.index("KV read time") < labels.index("Memory time")
+    total = next(s for s in steps if s.label == "Memory time")
+    assert total.value == pytest.approx(31e9 / 1.555e12)
+    # The max compares the sum the reader has just seen.
+    assert steps[-1].substituted.startswith(f"max({qty(total.value, 's')}, ")
+
+
+def test_a_compute_time_never_calls_a_derated_or_summed_figure_the_peak() -> None:
+    with recording() as steps:
+        est.compute_time(flops=57.93e12, peak_flops=312e12, mfu=0.5)
+        est.compute_time(flops=1e12, peak_flops=1e15, n_chips=8)
+        est.compute_time(flops=1e12, peak_flops=1e15)
+    derated, summed, plain = steps
+    assert (derated.formula, derated.substituted) == (
+        "FLOPs / (peak FLOP/s · MFU)",
+        "57.93 TFLOP / (312 TFLOP/s · 0.5)",
+    )
+    assert derated.value == pytest.approx(57.93e12 / 156e12)
+    assert summed.formula == "FLOPs / (chips · peak FLOP/s)" and summed.substituted.startswith(
+        "1 TFLOP / (8 · "
+    )
+    assert plain.formula == "FLOPs / peak FLOP/s"

@@ -369,7 +369,7 @@ def test_the_scorecard_stands_alone_with_times_in_the_users_zone(db: Path, clock
     assert "- Date: 2026-11-29 17:00 CET" in scorecard  # 16:00 UTC, shown where the user is
     assert problem.prompt.strip() in scorecard
     assert f"- **Exact answer:** {format_quantity(problem.answer or 0, problem.unit)}" in scorecard
-    assert "| Decode step time | max(memory time, compute time) | max(" in scorecard  # the derivation
+    assert "| Decode step time | max(weight read time, compute time) | max(" in scorecard  # the derivation
     assert at.dataframe[-1].value["started"].tolist() == ["2026-11-29 17:00 CET"]
 
 

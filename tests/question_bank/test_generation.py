@@ -211,6 +211,6 @@ def test_the_derivation_holds_only_what_the_answer_rests_on() -> None:
     assert "step" in needed and "step_one_chip" not in needed
     problem = generate(template, 4)
     # The one-chip step time exists only for a slip: its 1-chip memory time is not shown.
-    memory_steps = [s for s in problem.derivation if s.label == "Memory time"]
+    memory_steps = [s for s in problem.derivation if s.label == "Weight read time"]
     assert len(memory_steps) == 1
     assert problem.derivation[-1].value == pytest.approx(problem.answer)

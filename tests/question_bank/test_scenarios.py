@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.units import format_quantity
 from question_bank import BankError, load_bank
 from question_bank.scenarios import generate_scenario
 
@@ -138,3 +139,20 @@ def test_mistakes_in_a_scenario_are_reported_with_their_step(
     messages = [f"{issue.field}: {issue.message}" for issue in caught.value.issues]
     assert any(expected in message for message in messages), messages
     assert all(issue.template_id == "scenario-small" for issue in caught.value.issues)
+
+
+def test_a_later_step_names_an_earlier_binary_answer_as_it_was_asked() -> None:
+    from grader.derivation_text import derivation_lines
+
+    scenario = next(s for s in load_bank().scenarios if s.id == "scenario-chat-latency-budget")
+    problem = generate_scenario(scenario, 3)
+    kv_step = next(s for s in problem.steps if s.unit == "KiB")
+    later = next(s for s in problem.steps if s.step > kv_step.step and s.unit == "ms")
+    first = derivation_lines(later.derivation, answer_unit=later.unit).splitlines()[0]
+    asked = format_quantity(kv_step.answer or 0, "KiB")
+    assert first.startswith(
+        f"1. **Step {kv_step.step}: {kv_step.title}** = found in step {kv_step.step} ({asked})"
+    )
+    # The memory time is summed on a line of its own before the max that uses it.
+    labels = [s.label for s in later.derivation]
+    assert labels.index("Memory time") == labels.index("Decode step time") - 1
