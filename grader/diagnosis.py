@@ -35,6 +35,19 @@ from grader.units import (
 _EDGE_SLACK = 1e-9
 
 
+# Words of a slip's name written as a reader writes them (``forgot-k-and-v`` → "forgot K and V").
+_SLIP_WORDS = {
+    "k": "K", "v": "V", "kv": "KV", "p": "P", "2p": "2P", "6p": "6P", "gib": "GiB", "gb": "GB",
+    "gpu": "GPU", "mfu": "MFU", "fp32": "fp32", "bf16": "bf16", "int8": "int8",
+}  # fmt: skip
+
+
+def slip_label(name: str) -> str:
+    """A slip's name as words to show (``counted-it-fused`` → "counted it fused"); names are ids in the
+    bank and in stored attempts, so they stay as they are there."""
+    return " ".join(_SLIP_WORDS.get(word.casefold(), word) for word in name.split("-"))
+
+
 def band(target_si: float, tolerance: Tolerance, unit: str) -> tuple[float, float]:
     """The (low, high) SI values accepted around ``target_si``.
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
+from grader.diagnosis import slip_label
 from progress.mock_config import MockConfig
 from progress.mock_debrief import Debrief, Outcome, Result, exact_answer_text, response_text
 
@@ -108,7 +109,8 @@ def scorecard_markdown(
     for item in debrief.items:
         lines.append(
             f"| {cell(titles.get(item.checklist_item, item.checklist_item))} | {item.correct}/{item.asked} "
-            f"| {item_verdict(asked=item.asked, correct=item.correct)} | {cell(', '.join(item.slips))} |"
+            f"| {item_verdict(asked=item.asked, correct=item.correct)} "
+            f"| {cell(', '.join(map(slip_label, item.slips)))} |"
         )
     lines += [
         "",
@@ -121,13 +123,16 @@ def scorecard_markdown(
         title = problem_title(o.problem)
         lines.append(
             f"| {o.position + 1} | {cell(title)} | {cell(response_text(o.problem, o.response))} "
-            f"| {cell(exact_of(o))} | {result_word(o)} | {cell(o.slip or '')} "
+            f"| {cell(exact_of(o))} | {result_word(o)} | {cell(slip_label(o.slip) if o.slip else '')} "
             f"| {minutes_seconds(o.time_spent_s)} |"
         )
     slipped = [o for o in debrief.outcomes if o.slip and not o.correct and o.verdict is not None]
     if slipped:
         lines += ["", "## Slips to remember", ""]
-        lines += [f"- **{o.slip}** (problem {o.position + 1}): {o.verdict.diagnosis_text}" for o in slipped]
+        lines += [
+            f"- **{slip_label(o.slip or '')}** (problem {o.position + 1}): {o.verdict.diagnosis_text}"
+            for o in slipped
+        ]
     lines += ["", "## Each problem", ""]
     for o in debrief.outcomes:
         lines += _problem_section(
@@ -162,7 +167,7 @@ def _problem_section(outcome: Outcome, *, exact: str, derivation: str) -> list[s
     else:
         lines.append(f"- **Exact answer:** {cell(exact)}")
     if outcome.slip and not outcome.correct and outcome.verdict is not None:
-        lines.append(f"- **Slip:** {outcome.slip}. {outcome.verdict.diagnosis_text}")
+        lines.append(f"- **Slip:** {slip_label(outcome.slip)}. {outcome.verdict.diagnosis_text}")
     if derivation:
         lines += ["", derivation]
     return [*lines, ""]

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 import pandas as pd
 import streamlit as st
 
+from grader.diagnosis import slip_label
 from grader.hints import box_label
 from grader.problem import Kind, Problem
 from progress.mock_debrief import Answer, Debrief, Outcome, Result, response_text
@@ -17,7 +18,7 @@ from progress.mock_timer import format_remaining, remaining
 from ui.context import now
 from ui.explanation_view import show_confirmed_checks, show_mock_checks
 from ui.mock import ProblemUnavailableError, exact_text
-from ui.render import revisit_line, show_derivation
+from ui.render import revisit_line, show_derivation, show_slip
 from ui.scenario_view import show_step_context
 
 _ICONS = {
@@ -124,7 +125,7 @@ def show_outcome(
         if outcome.result is Result.UNPARSABLE and verdict is not None:
             st.error(verdict.message, icon=":material/cancel:")
         if outcome.slip and verdict is not None and not outcome.correct:
-            st.warning(f"**Slip: {outcome.slip}.** {verdict.diagnosis_text}", icon=":material/lightbulb:")
+            show_slip(outcome.slip, verdict.diagnosis_text)
         # A step right on the user's own earlier values shows the derivation those values entered.
         carried = bool(getattr(outcome.verdict, "carried_from", ()))
         steps = getattr(outcome.verdict, "derivation", problem.derivation) if carried else problem.derivation
@@ -142,7 +143,7 @@ def items_table(result: Debrief, *, titles: Mapping[str, str]) -> pd.DataFrame:
             "checklist item": [titles.get(i.checklist_item, i.checklist_item) for i in result.items],
             "correct": [f"{i.correct} / {i.asked}" for i in result.items],
             "how it went": [item_verdict(asked=i.asked, correct=i.correct) for i in result.items],
-            "slips": [", ".join(i.slips) for i in result.items],
+            "slips": [", ".join(map(slip_label, i.slips)) for i in result.items],
         }
     )
 

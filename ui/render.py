@@ -9,6 +9,7 @@ import streamlit as st
 from grader import Verdict, VerdictStatus
 from grader.derivation import Step
 from grader.derivation_text import derivation_lines
+from grader.diagnosis import slip_label
 from grader.problem import Problem
 
 
@@ -34,7 +35,12 @@ def show_verdict_alerts(verdict: Verdict) -> None:
     else:
         st.error(verdict.message, icon=":material/cancel:")
     if verdict.diagnosis:
-        st.warning(f"**Slip: {verdict.diagnosis}.** {verdict.diagnosis_text}", icon=":material/lightbulb:")
+        show_slip(verdict.diagnosis, verdict.diagnosis_text)
+
+
+def show_slip(name: str, text: str) -> None:
+    """The slip a wrong answer most likely came from, named in words, and what to do about it."""
+    st.warning(f"**Slip: {slip_label(name)}.** {text}", icon=":material/lightbulb:")
 
 
 def reading_markdown(problem: Problem, verdict: Verdict) -> str:

@@ -115,3 +115,19 @@ def test_check_numeric_has_no_derivation_so_names_no_cause() -> None:
     verdict = check_numeric("33.4 ms", expected=16.7e-3, unit="ms", rel_tol=0.02)
     assert verdict.diagnosis == "factor-2-high"
     assert "here:" not in verdict.diagnosis_text
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [
+        ("forgot-k-and-v", "forgot K and V"),
+        ("counted-it-fused", "counted it fused"),
+        ("p-not-2p", "P not 2P"),
+        ("heads-not-kv-heads", "heads not KV heads"),
+        ("memory-read-as-gib", "memory read as GiB"),
+    ],
+)
+def test_a_slip_is_shown_in_words_not_as_its_id(name: str, label: str) -> None:
+    from grader.diagnosis import slip_label
+
+    assert slip_label(name) == label

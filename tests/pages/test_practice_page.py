@@ -103,6 +103,8 @@ def test_right_answer_is_recorded_and_scheduled(tmp_path: Path, bank: Bank) -> N
 
 
 def test_wrong_answer_names_the_slip(tmp_path: Path, bank: Bank) -> None:
+    from grader.diagnosis import slip_label
+
     template_id = _first(bank, Kind.NUMERIC, with_slips=True)
     problem = generate(bank.get(template_id), 1)
     slip = problem.slips[0]
@@ -111,7 +113,8 @@ def test_wrong_answer_names_the_slip(tmp_path: Path, bank: Bank) -> None:
     at.button(key=keys.PRACTICE_SUBMIT).click().run()
     assert not at.exception
     assert at.error, "a wrong answer is shown as wrong"
-    assert any(slip.name in warning.value for warning in at.warning)
+    # Named in words on screen (forgot K and V), stored by its id.
+    assert any(f"Slip: {slip_label(slip.name)}." in warning.value for warning in at.warning)
     [attempt] = Store(tmp_path / "p.db").attempts()
     assert (attempt.status, attempt.diagnosis) == ("incorrect", slip.name)
 

@@ -72,7 +72,7 @@ def test_scorecard_has_the_score_each_item_each_problem_and_the_slip() -> None:
     assert "# Roofline Drill mock interview #3" in text
     assert "**Score: 40%** (2 of 5 correct)" in text
     assert "12m 05s used of 15m 00s" in text
-    assert "| KV cache | 1/2 | shaky | forgot-k-and-v |" in text
+    assert "| KV cache | 1/2 | shaky | forgot K and V |" in text  # the slip in words, not its id
     assert "| KV \\| bytes |" in text  # a pipe in a title does not break the table
     assert "| 4 | why-2p | (no answer) | one multiply-add is 2 FLOPs | no answer |" in text
-    assert "- **forgot-k-and-v** (problem 5): Each token stores both K and V." in text
+    assert "- **forgot K and V** (problem 5): Each token stores both K and V." in text
