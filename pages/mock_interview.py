@@ -236,7 +236,11 @@ def _running(session: MockSession) -> None:
     left = len(problems) - len(answered)
     st.warning(
         "Finish the mock now? "
-        + (f"{left} of {len(problems)} problems have no answer yet. " if left else "")
+        + (
+            f"{left} of {len(problems)} problems {'has' if left == 1 else 'have'} no answer yet. "
+            if left
+            else ""
+        )
         + "Answers cannot change after this, and the debrief opens."
     )
     yes, no = st.columns(2)

@@ -324,6 +324,15 @@ def test_finish_asks_for_confirmation_first(db: Path, clock: FakeClock) -> None:
     assert at.download_button(key=keys.MOCK_DOWNLOAD)
 
 
+def test_finish_counts_one_unanswered_problem_in_the_singular(db: Path, clock: FakeClock) -> None:
+    at = _start(_page(db, clock), n_problems=3)
+    for position in range(2):
+        at.text_input(key=_answer_key(at, position)).input("12").run()
+        at.button(key=keys.MOCK_NEXT).click().run()
+    at.button(key=keys.MOCK_FINISH).click().run()
+    assert "1 of 3 problems has no answer yet" in at.warning[0].value
+
+
 def test_a_refresh_resumes_at_the_problem_on_screen(db: Path, clock: FakeClock) -> None:
     at = _start(_page(db, clock), n_problems=3)
     at.button(key=keys.MOCK_NEXT).click().run()
