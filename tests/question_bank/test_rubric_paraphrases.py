@@ -127,3 +127,11 @@ def test_a_paraphrase_makes_every_point_and_no_misconception(template_id: str) -
     check = check_explanation(problem, PARAPHRASES[template_id])
     missed = [point for point, hit in zip(problem.key_points, check.hits, strict=True) if not hit]
     assert missed == [] and check.misconceptions == ()
+
+
+def test_a_step_time_that_barely_grows_makes_the_reuse_point() -> None:
+    problem = generate(BANK.get("bigger-batch-almost-free"), 1)
+    text = "Adding more sequences to the batch reuses the same weight read, so step time barely grows."
+    assert check_explanation(problem, text).hits[1]
+    # Said the other way round, it is not made.
+    assert not check_explanation(problem, "More sequences do not reuse the weight read.").hits[1]
