@@ -14,6 +14,7 @@ import re
 
 from grader.choosing import option_named
 from grader.derivation import Step
+from grader.derivation_text import is_binary
 from grader.diagnosis import band, diagnose, unit_left_off, within
 from grader.errors import GradingError, WrongDimensionError
 from grader.hints import answer_hint
@@ -21,7 +22,16 @@ from grader.parsing import parse_quantity
 from grader.problem import AcceptedValue, Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind
 from grader.tidying import MAX_CHARS, too_long
 from grader.two_part import grade_two_part, grade_with_remark
-from grader.units import format_display, format_number, format_quantity, round_sig, to_display
+from grader.units import (
+    base_units,
+    format_display,
+    format_number,
+    format_quantity,
+    readable,
+    round_sig,
+    to_display,
+    unit_symbol,
+)
 from grader.verdict import Verdict, VerdictStatus
 
 _log = logging.getLogger("grader")
@@ -60,6 +70,25 @@ def _unparsable(
     )
 
 
+#: From this many display units on, an exact answer also shows the same size with a larger prefix.
+_LONG_FIGURE = 10_000
+
+
+def exact_text(exact: float, answer_si: float, unit: str) -> str:
+    """The exact answer in the question's unit and, when that takes five digits or more, in the unit
+    a person would say: ``33,640 MB (33.64 GB)``."""
+    shown = format_display(exact, unit)
+    if abs(exact) < _LONG_FIGURE:
+        return shown
+    try:
+        base = unit_symbol(base_units(unit))
+    except Exception:  # a unit pint does not know (a user's bank): the question's own is enough
+        return shown
+    said = readable(answer_si, base, binary=is_binary(unit))
+    # The same number again (a count in tokens, seconds at the top of their ladder) says nothing new.
+    return shown if said.rsplit(" ", 1)[0] == shown.rsplit(" ", 1)[0] else f"{shown} ({said})"
+
+
 def _grade_quantity(
     response: str,
     *,
@@ -94,7 +123,7 @@ def _grade_quantity(
     }
     if within(parsed.value_si, bounds):
         read_as = f"{echo} = {yours}; t" if shown and not same else "T"
-        message = f"**Correct.** {read_as}he exact answer is **{format_display(exact, unit)}**."
+        message = f"**Correct.** {read_as}he exact answer is **{exact_text(exact, answer_si, unit)}**."
         return Verdict(status=VerdictStatus.CORRECT, score=1.0, message=message, **common)
     other = _accepted_match(parsed.value_si, accepted, tolerance=tolerance, unit=unit)
     if other is not None:
@@ -115,15 +144,17 @@ def _grade_quantity(
     ):
         # A bare number right in the base unit the question asks about (bytes, FLOPs, seconds) is never
         # counted wrong: it is read in the display unit only because most people answer in that one.
-        exact_text = format_display(exact, unit)
-        message = f"**Correct.** {meant.diagnosis} It counts; the exact answer is **{exact_text}**."
+        message = (
+            f"**Correct.** {meant.diagnosis} It counts; the exact answer is "
+            f"**{exact_text(exact, answer_si, unit)}**."
+        )
         return Verdict(
             status=VerdictStatus.CORRECT, score=1.0, message=message, accepted_as=meant.name, **common
         )
     answered = f"You answered {echo} = {yours}" if shown and not same else f"You answered {yours}"
     also = ", or " + ", ".join(format_quantity(a.value, unit) for a in accepted) if accepted else ""
     summary = (
-        f"{answered}; the exact answer is **{format_display(exact, unit)}** "
+        f"{answered}; the exact answer is **{exact_text(exact, answer_si, unit)}** "
         f"(accepted: {format_number(low)} to {format_display(high, unit)}{also})."
     )
     slip = diagnose(

@@ -529,3 +529,12 @@ def test_verdict_is_frozen() -> None:
     verdict = Verdict(VerdictStatus.CORRECT)
     with pytest.raises(AttributeError):
         verdict.score = 2  # type: ignore[misc]
+
+
+def test_a_five_digit_exact_answer_is_also_said_with_a_larger_prefix() -> None:
+    from grader.grading import exact_text
+
+    assert exact_text(33_640, 33.64e9, "MB") == "33,640 MB (33.64 GB)"
+    assert exact_text(20_480, 20_480 * 2**20, "MiB") == "20,480 MiB (20 GiB)"
+    assert exact_text(7_088, 7.088e9, "MB") == "7,088 MB"  # four digits read fine
+    assert exact_text(65_880, 65_880, "tokens") == "65,880 tokens"  # a count has no larger unit
