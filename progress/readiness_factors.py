@@ -177,8 +177,9 @@ def plural(n: int, noun: str) -> str:
 
 def _share_detail(right: float, answers: float, *, phantoms: float, value: float) -> str:
     """How a share with phantom misses comes out, spelled out: ``1 right of 2 answers ... = 25 %``."""
+    extra = f"{phantoms:g} more {'answer' if phantoms == 1 else 'answers'}"
     return (
-        f"{right:.3g} right of {answers:.3g} answers (recent ones count most), counted with "
-        f"{phantoms:g} imagined wrong {'answer' if phantoms == 1 else 'answers'} so that a few right ones "
-        f"are not yet enough: {right:.3g} / ({answers:.3g} + {phantoms:g}) = {value:.0%}"
+        f"{right:.3g} right of {answers:.3g} answers (recent ones count most), counted as if {extra} "
+        "had been wrong, so that a few right ones are not yet enough: "
+        f"{right:.3g} / ({answers:.3g} + {phantoms:g}) = {value:.0%}"
     )

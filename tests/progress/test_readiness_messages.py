@@ -75,7 +75,8 @@ def test_each_factor_says_how_its_number_comes_out() -> None:
     accuracy = item.factor(FactorName.ACCURACY)
     assert accuracy.value == 0.25
     assert accuracy.detail.startswith("1 right of 2 answers")
-    assert "2 imagined wrong answers" in accuracy.detail and accuracy.detail.endswith("= 25%")
+    assert "counted as if 2 more answers had been wrong" in accuracy.detail
+    assert accuracy.detail.endswith("= 25%")
 
 
 def test_advice_aims_where_the_rule_does_and_fits_an_item_with_no_cards() -> None:
