@@ -124,9 +124,11 @@ def _set_address(wanted: dict[str, str]) -> None:
 
 
 # --- the queue, the problem, the answer and its feedback -------------------------------------------------
-def _counts(queue_templates: list[tuple[str, str]], queue_item: str | None, moment: datetime) -> Queue:
+def _counts(
+    queue_templates: list[tuple[str, str]], queue_item: str | None, moment: datetime, *, scope: str | None
+) -> Queue:
     """Today's queue, and its counts and the streak in one line; a store that cannot be read offers a
-    fresh start instead."""
+    fresh start instead. Under a filter the counts are the filter's, and the line says so (``scope``)."""
     try:
         queue = due_queue(store, templates=queue_templates, now=moment, checklist_item=queue_item)
         days = streak(store, today=moment.date())
@@ -136,7 +138,8 @@ def _counts(queue_templates: list[tuple[str, str]], queue_item: str | None, mome
     # One line of Markdown rather than four metrics in a row: the browser draws the counts again on
     # every answer (about 10 ms for the metrics), and a line keeps the problem in view on a phone.
     st.markdown(
-        f"Due **{queue.due_count}** · New today **{queue.new_count}** · "
+        (f"*{escape_markdown(scope)}:* " if scope else "")
+        + f"Due **{queue.due_count}** · New today **{queue.new_count}** · "
         f"Done today **{queue.done_count}** · Streak **{days} day{'s' * (days != 1)}**"
     )
     return queue
@@ -164,6 +167,11 @@ def _choose(item_filter: str | None, queue: Queue, *, moment: datetime, skipped:
         _start(queue.first.template_id, scheduled=True)
     elif keys.PRACTICE_CURRENT not in st.session_state and item_filter is not None:
         _start(_extra_id(item_filter, skipped), scheduled=False)
+
+
+def _title(item_id: str) -> str:
+    item = checklist.get(item_id)
+    return item.title if item else item_id
 
 
 def _answered(restored: Current) -> bool:
@@ -281,7 +289,8 @@ def practice_area(item_filter: str | None) -> None:
     moment = now()
     skipped = st.session_state.setdefault(keys.PRACTICE_SKIPPED, [])
     queue_templates, queue_item = queue_scope(bank, item_filter, everything=queue_order(bank, skip=skipped))
-    queue = _counts(queue_templates, queue_item, moment)
+    scope = None if item_filter is None else "Scenarios" if item_filter == SCENARIOS else _title(item_filter)
+    queue = _counts(queue_templates, queue_item, moment, scope=scope)
     _choose(item_filter, queue, moment=moment, skipped=skipped)
     if keys.PRACTICE_CURRENT not in st.session_state:
         _nothing_due(item_filter, queue_item, moment, skipped)
@@ -321,13 +330,12 @@ def practice_area(item_filter: str | None) -> None:
     skip_note = st.session_state.pop(keys.PRACTICE_SKIP_NOTE, None)
     if skip_note:
         st.info(skip_note, icon=":material/skip_next:")
-    item = checklist.get(problem.checklist_item)
-    if item_filter is not None and not current.scheduled and queue.first is None:
+    if scope is not None and not current.scheduled and queue.first is None:
         st.info(
-            f"Nothing of *{item.title if item else item_filter}* is due and today's new cards are used up, "
+            f"Nothing of *{escape_markdown(scope)}* is due and today's new cards are used up, "
             "so this is extra practice: it counts for readiness but does not move the schedule."
         )
-    about = f"{item.title if item else problem.checklist_item} · difficulty {problem.difficulty}" + (
+    about = f"{_title(problem.checklist_item)} · difficulty {problem.difficulty}" + (
         "" if current.scheduled else " · extra practice, not scheduled"
     )
     # One Markdown element for the line about the problem and the problem itself.

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from grader import Kind
 from grader.units import format_quantity
 from progress import Settings, Store
-from question_bank import Bank, generate, load_bank
+from question_bank import Bank, generate, load_bank, load_checklist
 from ui import state_keys as keys
 from ui.practice import Current
 
@@ -230,6 +230,9 @@ def test_the_filter_decides_the_problem_on_screen(tmp_path: Path, bank: Bank) ->
     assert not at.exception
     current = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
     assert bank.get(current.template_id).checklist == "three-regimes"
+    # The counts are the filter's now, and their line says whose.
+    title = next(i.title for i in load_checklist() if i.id == "three-regimes")
+    assert any(m.value.startswith(f"*{title}:* Due **") for m in at.markdown)
 
 
 def test_an_item_opened_from_readiness_is_practised_when_todays_new_cards_are_used(
