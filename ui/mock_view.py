@@ -161,17 +161,18 @@ def history_table(
     shown_at: Callable[[datetime], str],
     unavailable: Set[int] = frozenset(),
 ) -> pd.DataFrame:
-    """Finished mocks, newest first: when (as ``shown_at`` writes it), problems, minutes, the score.
+    """Finished mocks, newest first: the score, when (as ``shown_at`` writes it), problems, minutes.
 
-    A mock in ``unavailable`` (its problems can no longer be generated) says so beside its score.
+    The score comes right after the mock's number, so a phone shows it without scrolling sideways. A
+    mock in ``unavailable`` (its problems can no longer be generated) says so beside its score.
     """
     return pd.DataFrame(
         {
             "mock": [f"#{s.id}" for s in sessions],
+            "score": [_score_text(s, unavailable=s.id in unavailable) for s in sessions],
             "started": [shown_at(s.mock.started_at) for s in sessions],
             "problems": [len(s.problems) for s in sessions],
             "minutes": [round(s.config.duration_s / 60, 2) for s in sessions],
-            "score": [_score_text(s, unavailable=s.id in unavailable) for s in sessions],
         }
     )
 

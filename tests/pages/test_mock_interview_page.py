@@ -170,7 +170,9 @@ def test_answer_finish_and_debrief_with_scorecard_and_history(db: Path, clock: F
     ]  # fmt: skip
     assert all(a.duration_s == pytest.approx(40) for a in attempts)
     assert at.download_button(key=keys.MOCK_DOWNLOAD).label.startswith("Download the scorecard")
-    assert at.dataframe[-1].value["score"].tolist() == ["67%"]  # the history of past mocks
+    history = at.dataframe[-1].value  # the past mocks
+    assert history["score"].tolist() == ["67%"]
+    assert list(history.columns[:2]) == ["mock", "score"]  # in view on a phone, before the dates
 
 
 def test_time_out_finishes_the_mock_at_the_next_rerun(db: Path, clock: FakeClock) -> None:
