@@ -216,20 +216,22 @@ def _running(session: MockSession) -> None:
             on_change=partial(_save, session, position),
         )
     _show_notice()
-    back, save, forward, done = st.columns(4)
-    back.button("Previous", key=keys.MOCK_PREV, disabled=position == 0, on_click=_move, args=(session, -1))
-    save.button(
+    # One row that wraps, not four columns: columns stack on a phone and put Finish right under Next.
+    row = st.container(horizontal=True)
+    row.button("Previous", key=keys.MOCK_PREV, disabled=position == 0, on_click=_move, args=(session, -1))
+    row.button(
         "Save answer",
         key=keys.MOCK_SAVE,
         disabled=isinstance(problem, ProblemUnavailableError),
         on_click=_save,
         args=(session, position),
     )
-    forward.button(
+    row.button(
         "Next", key=keys.MOCK_NEXT, disabled=position == len(problems) - 1, on_click=_move, args=(session, 1)
     )
     if not st.session_state.get(keys.MOCK_FINISH_CONFIRMING):
-        done.button(
+        row.space("stretch")  # Finish stands apart from the moves between problems
+        row.button(
             "Finish", key=keys.MOCK_FINISH, type="primary", on_click=_set_finish_confirming, args=(True,)
         )
         return
@@ -243,11 +245,11 @@ def _running(session: MockSession) -> None:
         )
         + "Answers cannot change after this, and the debrief opens."
     )
-    yes, no = st.columns(2)
-    yes.button(
+    choice = st.container(horizontal=True)
+    choice.button(
         "Yes, finish now", key=keys.MOCK_FINISH_CONFIRM, type="primary", on_click=_finish, args=(session,)
     )
-    no.button("Keep going", key=keys.MOCK_FINISH_CANCEL, on_click=_set_finish_confirming, args=(False,))
+    choice.button("Keep going", key=keys.MOCK_FINISH_CANCEL, on_click=_set_finish_confirming, args=(False,))
 
 
 def _debrief(session: MockSession) -> None:

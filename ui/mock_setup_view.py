@@ -159,12 +159,12 @@ def show_setup(
         f"Start a {config.duration_s / 60:g}-minute mock with {asked}? "
         "The countdown starts at once and does not pause."
     )
-    yes, no = st.columns(2)
-    yes.button(
+    choice = st.container(horizontal=True)  # side by side, on a phone too
+    choice.button(
         "Yes, start the clock",
         key=keys.MOCK_CONFIRM,
         type="primary",
         on_click=_confirm_start,
         args=(store, bank, attach, notice),
     )
-    no.button("Cancel", key=keys.MOCK_CANCEL, on_click=_set_confirming, args=(False,))
+    choice.button("Cancel", key=keys.MOCK_CANCEL, on_click=_set_confirming, args=(False,))
