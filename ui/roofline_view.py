@@ -13,7 +13,7 @@ from typing import Any
 
 from grader import Verdict
 from grader.estimator import attainable_flops, ridge_point
-from grader.problem import Problem
+from grader.problem import Problem, ToleranceKind
 from grader.rooflines import ELEMENTWISE_INTENSITY_FORMULA
 from grader.units import dimensionality, format_quantity, readable
 from question_bank import Accelerator, load_hardware
@@ -45,6 +45,9 @@ class RooflineView:
     points: tuple[dict[str, Any], ...]
     peak_flops: float
     roof: str = TENSOR_ROOF
+    #: The user's point counts as at the ridge within this relative distance: the band the answer is
+    #: graded to, so a right "about 160" for a 163.9 ridge is not called bandwidth-bound.
+    answer_near_ridge: float = 0.0
 
 
 def _accelerator(problem: Problem) -> tuple[Accelerator, bool]:
@@ -111,6 +114,9 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
         points=points,
         peak_flops=peak,
         roof=VECTOR_ROOF if vector else TENSOR_ROOF,
+        answer_near_ridge=(
+            problem.tolerance.value if problem.tolerance.kind is ToleranceKind.RELATIVE else 0.0
+        ),
     )
 
 
@@ -122,10 +128,10 @@ def point_lines(view: RooflineView) -> str:
         x = float(point["arithmetic_intensity"])
         # A point shown with the ridge's own figure is at the ridge: a right answer typed as "208.3" is a
         # hair under 208.33, and calling it bandwidth-bound beside a ridge "at the ridge" reads as a
-        # contradiction.
-        at_ridge = math.isclose(x, ridge, rel_tol=1e-6) or format_quantity(x, _INTENSITY) == format_quantity(
-            ridge, _INTENSITY
-        )
+        # contradiction. So is the user's point within the band their answer is graded to.
+        near = view.answer_near_ridge if point["role"] == Role.ANSWER else 0.0
+        shown_alike = format_quantity(x, _INTENSITY) == format_quantity(ridge, _INTENSITY)
+        at_ridge = shown_alike or math.isclose(x, ridge, rel_tol=max(near, 1e-6))
         bound = (
             "at the ridge: bandwidth and compute both run out"
             if at_ridge

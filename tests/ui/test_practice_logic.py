@@ -115,6 +115,9 @@ def test_an_answer_shown_with_the_ridges_figure_is_at_the_ridge(bank: Bank) -> N
     assert answer["arithmetic_intensity"] != problem.answer
     lines = point_lines(view).splitlines()
     assert len(lines) == 2 and all(line.endswith("both run out") for line in lines), lines
+    # A right answer a little off the ridge (inside the band it is graded to) is at the ridge too.
+    close = roofline_view(problem, grade(problem, format_quantity(0.98 * problem.answer, problem.unit)))
+    assert close is not None and point_lines(close).splitlines()[-1].endswith("both run out")
     # Twice the ridge is shown as a different figure, and is compute-bound.
     doubled = roofline_view(problem, grade(problem, format_quantity(2 * problem.answer, problem.unit)))
     assert doubled is not None and point_lines(doubled).splitlines()[-1].endswith("compute-bound")
