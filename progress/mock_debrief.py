@@ -185,6 +185,11 @@ def debrief(problems: Sequence[ProblemLike], answers: Mapping[int, Answer], *, g
     return Debrief(outcomes=outcomes, items=_summaries(outcomes), score=total, final=final)
 
 
+def answer_heading(problem: ProblemLike) -> str:
+    """What the debrief calls the answer it shows: a chosen option is right, not exact."""
+    return "Right answer" if str(problem.kind) == "choice" else "Exact answer"
+
+
 def exact_answer_text(problem: ProblemLike, verdict: VerdictLike | None) -> str:
     """The exact answer in words a person reads: number and unit, the right option, or the key points."""
     kind = str(problem.kind)

@@ -9,7 +9,7 @@ from typing import Any
 
 from grader.diagnosis import slip_label
 from progress.mock_config import MockConfig
-from progress.mock_debrief import Debrief, Outcome, Result, exact_answer_text, response_text
+from progress.mock_debrief import Debrief, Outcome, Result, answer_heading, exact_answer_text, response_text
 
 _RESULT_WORDS = {
     Result.CORRECT: "correct",
@@ -165,7 +165,7 @@ def _problem_section(outcome: Outcome, *, exact: str, derivation: str) -> list[s
         lines.append("- **Key points:**")
         lines += [f"  - {point}" for point in problem.key_points]
     else:
-        lines.append(f"- **Exact answer:** {cell(exact)}")
+        lines.append(f"- **{answer_heading(problem)}:** {cell(exact)}")
     if outcome.slip and not outcome.correct and outcome.verdict is not None:
         lines.append(f"- **Slip:** {slip_label(outcome.slip)}. {outcome.verdict.diagnosis_text}")
     if derivation:

@@ -11,7 +11,7 @@ import streamlit as st
 from grader.diagnosis import slip_label
 from grader.hints import box_label
 from grader.problem import Kind, Problem
-from progress.mock_debrief import Answer, Debrief, Outcome, Result, response_text
+from progress.mock_debrief import Answer, Debrief, Outcome, Result, answer_heading, response_text
 from progress.mock_scorecard import item_verdict, minutes_seconds, result_word
 from progress.mock_session import MockSession
 from progress.mock_timer import format_remaining, remaining
@@ -106,7 +106,7 @@ def show_outcome(
         elif problem.key_points:
             exact.markdown("**Key points**\n" + "\n".join(f"- {point}" for point in problem.key_points))
         else:
-            exact.markdown(f"**Exact answer**  \n{exact_text(outcome)}")
+            exact.markdown(f"**{answer_heading(problem)}**  \n{exact_text(outcome)}")
         spent.markdown(f"**Time spent**  \n{minutes_seconds(outcome.time_spent_s)}")
         if outcome.result is Result.AWAITING_RATING:
             st.markdown("**How well did your answer cover the key points?**")

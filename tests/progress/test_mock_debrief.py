@@ -76,3 +76,10 @@ def test_scorecard_has_the_score_each_item_each_problem_and_the_slip() -> None:
     assert "| KV \\| bytes |" in text  # a pipe in a title does not break the table
     assert "| 4 | why-2p | (no answer) | one multiply-add is 2 FLOPs | no answer |" in text
     assert "- **forgot K and V** (problem 5): Each token stores both K and V." in text
+
+
+def test_a_choice_is_shown_as_the_right_answer_and_a_figure_as_the_exact_one() -> None:
+    from progress.mock_debrief import answer_heading
+
+    assert answer_heading(REGIME) == "Right answer"
+    assert answer_heading(PROBLEMS[0]) == "Exact answer"
