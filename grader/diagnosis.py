@@ -68,6 +68,8 @@ def band(target_si: float, tolerance: Tolerance, unit: str) -> tuple[float, floa
 def within(value_si: float, bounds: tuple[float, float]) -> bool:
     low, high = bounds
     slack = _EDGE_SLACK * max(abs(low), abs(high))
+    if not math.isfinite(slack):
+        slack = 0.0  # a band that overflowed float range: an infinite slack would accept anything
     return low - slack <= value_si <= high + slack
 
 

@@ -82,9 +82,9 @@ def exact_text(exact: float, answer_si: float, unit: str) -> str:
         return shown
     try:
         base = unit_symbol(base_units(unit))
-    except Exception:  # a unit pint does not know (a user's bank): the question's own is enough
-        return shown
-    said = readable(answer_si, base, binary=is_binary(unit))
+        said = readable(answer_si, base, binary=is_binary(unit))
+    except Exception:  # a unit pint does not know (a user's bank), a figure past float range: the
+        return shown  # question's own unit is enough
     # The same number again (a count in tokens, seconds at the top of their ladder) says nothing new.
     return shown if said.rsplit(" ", 1)[0] == shown.rsplit(" ", 1)[0] else f"{shown} ({said})"
 

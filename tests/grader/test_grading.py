@@ -538,3 +538,11 @@ def test_a_five_digit_exact_answer_is_also_said_with_a_larger_prefix() -> None:
     assert exact_text(20_480, 20_480 * 2**20, "MiB") == "20,480 MiB (20 GiB)"
     assert exact_text(7_088, 7.088e9, "MB") == "7,088 MB"  # four digits read fine
     assert exact_text(65_880, 65_880, "tokens") == "65,880 tokens"  # a count has no larger unit
+
+
+def test_an_exact_answer_past_any_larger_prefix_is_shown_in_the_questions_unit_only() -> None:
+    # A size per token has no prefix ladder, and a figure near float's limit overflows another unit:
+    # the answer is still graded, its exact figure in the question's unit (found by the fuzz tests).
+    verdict = check_numeric("54,660 bytes", expected=1.7976931348623157e308, unit="B/token", rel_tol=0.05)
+    assert verdict.status is VerdictStatus.INCORRECT, verdict.message
+    assert "B/token** (accepted" in verdict.message
