@@ -265,7 +265,8 @@ def read_word(word: str, reading: Reading) -> Word:
     name = _unit_name(word, reading)
     try:
         units = ureg.parse_units("percent" if word == "%" else (name or word))
-    except (PintError, ValueError, TypeError, AttributeError, KeyError):
+    # AssertionError too: pint's own parser asserts on some digit-like characters (U+1ED01).
+    except (PintError, ValueError, TypeError, AttributeError, KeyError, AssertionError):
         if _BYTE_OR_BIT.fullmatch(word):
             _refuse_byte_or_bit(word)
         raise UnknownUnitError(f"`{word}` is not a unit the grader knows.", word=word) from None

@@ -472,3 +472,9 @@ def test_a_lone_b_is_a_byte_exactly_where_bytes_are_asked(number: float, unit: s
                 parse_quantity(f"{number!r}B", unit=unit)
     else:
         assert value(f"{number!r}B", unit) == pytest.approx(number * 1e9)
+
+
+def test_a_digit_like_character_pint_cannot_parse_is_refused_not_crashed() -> None:
+    # Found by the fuzz test: pint's own parser asserts on U+1ED01, an Ottoman Siyaq numeral.
+    with pytest.raises(GradingError):
+        parse_quantity("0\U0001ed01", unit="B")
