@@ -68,12 +68,12 @@ past = history.for_device(info.fingerprint)
 spec = spec_roof(info.preset_id)
 device_card(info, spec.name if spec else None)
 
-cols = st.columns(3)
-if cols[0].button("Quick run", key=keys.GPU_QUICK, disabled=running, icon=":material/bolt:"):
+buttons = st.container(horizontal=True)  # one row, on a phone too (columns stack there)
+if buttons.button("Quick run", key=keys.GPU_QUICK, disabled=running, icon=":material/bolt:"):
     _start(runner, QUICK, device)
-if cols[1].button("Full run", key=keys.GPU_FULL, disabled=running, icon=":material/speed:"):
+if buttons.button("Full run", key=keys.GPU_FULL, disabled=running, icon=":material/speed:"):
     _start(runner, FULL, device)
-cols[2].button(
+buttons.button(
     "Stop",
     key=keys.GPU_STOP,
     disabled=not running,

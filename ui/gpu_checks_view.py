@@ -41,11 +41,13 @@ def device_card(info: DeviceInfo, spec_name: str | None) -> None:
     """The device the checks run on: memory, cache, threads and which datasheet it matches."""
     with st.container(border=True):
         st.markdown(f"**{info.name}** · `{info.torch_device}` · torch {info.torch_version}")
-        cols = st.columns(4)
-        cols[0].metric("Memory", format_si(info.memory_bytes, "B"))
-        cols[1].metric("Free now", format_si(info.free_memory_bytes, "B"))
-        cols[2].metric("Last-level cache", format_si(info.llc_bytes, "B"), help=info.llc_source)
-        cols[3].metric("CPU threads", info.threads)
+        # A row that wraps, not four columns: columns stack on a phone, a screenful of four numbers
+        # before the run buttons; here they sit two to a line.
+        row = st.container(horizontal=True)
+        row.metric("Memory", format_si(info.memory_bytes, "B"), width="content")
+        row.metric("Free now", format_si(info.free_memory_bytes, "B"), width="content")
+        row.metric("Last-level cache", format_si(info.llc_bytes, "B"), help=info.llc_source, width="content")
+        row.metric("CPU threads", info.threads, width="content")
         st.caption(
             f"Fast matmul dtypes: {', '.join(info.fast_dtypes)}. "
             + (f"Spec roof: {spec_name}." if spec_name else "No preset matches this device: measured only.")
