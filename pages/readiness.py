@@ -162,8 +162,9 @@ with timing:
         st.vega_lite_chart(charts.time_per_answer(overall.items, titles), width="stretch")
     else:
         st.info(
-            f"Seconds per answer, item by item, against a {DEFAULT_RULE.target_seconds_per_answer:.0f} s "
-            "target, appear once you have answered problems."
+            "Seconds per right answer, item by item, against a "
+            f"{DEFAULT_RULE.target_seconds_per_answer:.0f} s target, appear once you have answered "
+            "problems right."
         )
 
 # --- plan to the interview -------------------------------------------------------------------------

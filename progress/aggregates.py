@@ -26,7 +26,9 @@ from progress.utc import from_iso, utc_day
 
 ITEM_DAY_TOTALS_SQL = """
 SELECT checklist_item, day, mode = 'mock' AS mock, count(*) AS n_answers, total(score) AS score_sum,
-       count(duration_s) AS n_timed, total(min(duration_s, :cap)) AS duration_sum_s
+       count(duration_s) AS n_timed, total(min(duration_s, :cap)) AS duration_sum_s,
+       total(CASE WHEN duration_s IS NOT NULL THEN score END) AS right_timed,
+       total(score * min(duration_s, :cap)) AS right_duration_sum_s
 FROM attempts
 WHERE day >= :since
 GROUP BY checklist_item, day, mode
@@ -105,8 +107,10 @@ def item_day_totals(conn: sqlite3.Connection, *, since: date, duration_cap_s: fl
             score_sum=float(score),
             n_timed=int(n_timed),
             capped_duration_sum_s=float(duration),
+            right_timed=float(right_timed),
+            right_duration_sum_s=float(right_duration),
         )
-        for item, day, mock, n, score, n_timed, duration in rows
+        for item, day, mock, n, score, n_timed, duration, right_timed, right_duration in rows
     ]
 
 

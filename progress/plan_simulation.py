@@ -152,12 +152,24 @@ class Simulation:
     ) -> Outcome:
         morning = day_start(interview_date)
         extras: Counter[tuple[date, str]] = Counter()
+        capped_s = min(answer_s, self.rule.duration_cap_s)
 
         def projected(evidence: ItemEvidence) -> ItemEvidence:
             item = evidence.checklist_item
             views = {day: new[day, item] + reviews[day, item] + extras[day, item] for day in days}
             added = tuple(
-                DayTotal(item, day, False, n, float(n), n, n * min(answer_s, self.rule.duration_cap_s))
+                # Projected answers are right ones at the user's pace, so they count for time too.
+                DayTotal(
+                    item,
+                    day,
+                    False,
+                    n,
+                    float(n),
+                    n,
+                    n * capped_s,
+                    right_timed=n,
+                    right_duration_sum_s=n * capped_s,
+                )
                 for day, n in views.items()
                 if n
             )

@@ -10,7 +10,8 @@ their weighted sum times 100 (weights add up to 1)::
     stability         0.15   FSRS stability of the item's cards against a 10-day aim: mean of min(1, S / 10 d)
     mocks             0.10   the accuracy formula over mock answers only, with 1 phantom wrong answer
     coverage          0.15   share of the item's question templates answered at least once
-    time              0.10   min(1, 120 s / recency-weighted mean seconds per answer), 0 until one is timed
+    time              0.10   min(1, 120 s / recency-weighted mean seconds per right answer, each answer
+                             counted by its score), 0 until a right answer is timed
 
 The recency weight of an answer given ``a`` whole UTC days before today is ``w = 0.5 ** (a / 14)``: a
 half-life of 14 days, so an answer from two weeks ago counts half as much as today's. Answers older than
@@ -85,7 +86,7 @@ class ItemReadiness:
     status: ItemStatus
     factors: tuple[Factor, ...]
     next_steps: tuple[str, ...]
-    seconds_per_answer: float | None
+    seconds_per_answer: float | None  # per right answer, as the time factor counts it
     unmet: tuple[Gate, ...]
 
     def factor(self, name: FactorName) -> Factor:
@@ -137,7 +138,7 @@ def assess_item(evidence: ItemEvidence, *, now: datetime, rule: Rule = DEFAULT_R
         steps = ("Start it: answer its first problems in Practice.",)
     elif status is ItemStatus.READY:
         steps = ()
-    seconds = sums.duration_s / sums.timed if sums.timed else None
+    seconds = sums.right_duration_s / sums.right_timed if sums.right_timed else None
     return ItemReadiness(evidence.checklist_item, score, status, factors, steps, seconds, unmet)
 
 

@@ -20,6 +20,10 @@ class DayTotal:
     score_sum: float
     n_timed: int
     capped_duration_sum_s: float
+    #: The time factor's share: each timed answer counted by its score, so only right answers' speed
+    #: counts (the sum of scores of timed answers, and of score × capped seconds).
+    right_timed: float = 0.0
+    right_duration_sum_s: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,8 @@ class Weighted:
     timed: float = 0.0
     duration_s: float = 0.0
     mock_count: int = 0
+    right_timed: float = 0.0
+    right_duration_s: float = 0.0
 
 
 @functools.cache
@@ -61,7 +63,7 @@ def _weights_by_age(rule: Rule) -> tuple[float, ...]:
 def weighted_sums(totals: Iterable[DayTotal], *, today: date, rule: Rule) -> Weighted:
     """The recency-weighted sums of ``totals`` as of the UTC day ``today``; older than the window left out."""
     weights = _weights_by_age(rule)
-    answers = score = mock_answers = mock_score = timed = duration_s = 0.0
+    answers = score = mock_answers = mock_score = timed = duration_s = right_timed = right_duration_s = 0.0
     mock_count = 0
     for total in totals:
         age_days = max(0, (today - total.day).days)
@@ -72,11 +74,15 @@ def weighted_sums(totals: Iterable[DayTotal], *, today: date, rule: Rule) -> Wei
         score += w * total.score_sum
         timed += w * total.n_timed
         duration_s += w * total.capped_duration_sum_s
+        right_timed += w * total.right_timed
+        right_duration_s += w * total.right_duration_sum_s
         if total.mock:
             mock_answers += w * total.n_answers
             mock_score += w * total.score_sum
             mock_count += total.n_answers
-    return Weighted(answers, score, mock_answers, mock_score, timed, duration_s, mock_count)
+    return Weighted(
+        answers, score, mock_answers, mock_score, timed, duration_s, mock_count, right_timed, right_duration_s
+    )
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -106,7 +112,8 @@ def item_factors(evidence: ItemEvidence, sums: Weighted, *, now: datetime, rule:
     n_templates = len(evidence.template_ids)
     n_tried = len(evidence.attempted_template_ids.intersection(evidence.template_ids))
     coverage = n_tried / n_templates if n_templates else 0.0
-    mean_s = sums.duration_s / sums.timed if sums.timed else math.inf
+    # Speed counts for right answers only: a fast wrong answer says nothing about interview pace.
+    mean_s = sums.right_duration_s / sums.right_timed if sums.right_timed else math.inf
     target_s = rule.target_seconds_per_answer
     n_cards = len(evidence.cards)
     # The number of right answers today that would lift accuracy to its aim.
@@ -161,9 +168,9 @@ def item_factors(evidence: ItemEvidence, sums: Weighted, *, now: datetime, rule:
             FactorName.TIME,
             # Answers timed at 0 s (a mock's unopened problem) meet the target rather than divide by zero.
             min(1.0, target_s / mean_s) if mean_s > 0 else 1.0,
-            f"{mean_s:.0f} s per answer against a {target_s:.0f} s target"
-            if sums.timed
-            else "no timed answers yet",
+            f"{mean_s:.0f} s per right answer against a {target_s:.0f} s target"
+            if sums.right_timed
+            else "no timed right answers yet",
             f"Answer faster: aim for {target_s:.0f} s, as in an interview.",
             rule=rule,
         ),

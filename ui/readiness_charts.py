@@ -185,7 +185,8 @@ def mock_scores(mocks: Sequence[MockScore], *, zone: tzinfo) -> dict[str, Any]:
 
 
 def time_per_answer(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -> dict[str, Any]:
-    """Recency-weighted seconds per answer per item, against the rule's target (drawn inside the plot)."""
+    """Recency-weighted seconds per right answer per item (the time factor's figure), against the rule's
+    target (drawn inside the plot)."""
     timed = [i for i in items if i.seconds_per_answer is not None]
     rows = [
         {
@@ -200,7 +201,7 @@ def time_per_answer(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -
     seconds = {
         "field": "seconds",
         "type": "quantitative",
-        "title": "Seconds per answer",
+        "title": "Seconds per right answer",
         "scale": {"domain": [0, top]},
     }
     bars = {

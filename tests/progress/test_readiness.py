@@ -67,6 +67,12 @@ def evidence(
             capped_duration_sum_s=sum(
                 min(a.duration_s, DEFAULT_RULE.duration_cap_s) for a in group if a.duration_s is not None
             ),
+            right_timed=sum(a.score for a in group if a.duration_s is not None),
+            right_duration_sum_s=sum(
+                a.score * min(a.duration_s, DEFAULT_RULE.duration_cap_s)
+                for a in group
+                if a.duration_s is not None
+            ),
         )
         for (days_ago, mock), group in groups.items()
     )
@@ -139,6 +145,15 @@ def test_slow_answers_lower_the_time_factor_and_advise_speed() -> None:
     time = result.factor(FactorName.TIME)
     assert time.value == pytest.approx(0.5)
     assert time.advice is not None and "faster" in time.advice
+
+
+def test_only_right_answers_count_for_speed() -> None:
+    fast_wrong = assess_item(evidence([Answer(0, score=0.0, duration_s=10.0)]), now=NOW)
+    time = fast_wrong.factor(FactorName.TIME)
+    assert time.value == 0.0 and time.detail == "no timed right answers yet"
+    # A slow right answer sets the pace; a fast wrong one beside it does not hurry it up.
+    mixed = [Answer(0, duration_s=TARGET_S * 2), Answer(0, score=0.0, duration_s=10.0)]
+    assert assess_item(evidence(mixed), now=NOW).factor(FactorName.TIME).value == pytest.approx(0.5)
 
 
 def test_a_tab_left_open_counts_as_the_cap_not_as_hours() -> None:
