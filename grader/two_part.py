@@ -75,7 +75,7 @@ def grade_with_remark(
         return whole
     figure = grade_figure(figure_text)
     if figure.status is VerdictStatus.UNPARSABLE:
-        return whole
+        return figure  # what is wrong with the figure itself (a size for a time), not the comma after it
     note = f"Only the figure is graded on this question; {echo(remark)} was not checked."
     return dataclasses.replace(figure, message=f"{figure.message}\n\n{note}")
 

@@ -182,5 +182,9 @@ def test_a_remark_does_not_rescue_a_wrong_figure_or_an_unreadable_one() -> None:
     assert "`bandwidth-bound` was not checked" in wrong.message
     # No figure before the words: still unreadable, with the parser's own advice.
     assert grade(ONE_PART, "fast, bandwidth-bound").status is VerdictStatus.UNPARSABLE
+    # A figure of the wrong kind is told so, not that the comma after it cannot be read.
+    wrong_kind = grade(ONE_PART, "17 GB, bandwidth-bound")
+    assert wrong_kind.status is VerdictStatus.UNPARSABLE
+    assert "the question asks for a time" in wrong_kind.message and "`,`" not in wrong_kind.message
     # A figure alone is graded as before, with no note.
     assert "not checked" not in grade(ONE_PART, "17 ms").message
