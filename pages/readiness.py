@@ -134,7 +134,7 @@ for entry, item in zip(checklist, overall.items, strict=True):
 # --- pictures --------------------------------------------------------------------------------------
 st.subheader("Over time")
 per_item, accuracy, calendar, mocks, timing = st.tabs(
-    ["Readiness per item", "Accuracy", "Reviews", "Mock scores", "Time per answer"]
+    ["Readiness per item", "Accuracy", "Reviews", "Mock scores", "Time per right answer"]
 )
 with per_item:
     st.vega_lite_chart(charts.readiness_per_item(overall.items, titles), width="stretch")
