@@ -182,11 +182,17 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def _answers(n: float, noun: str = "answer") -> str:
+    """A weighted count with its noun, as shown (``1 answer``, ``2.5 answers``)."""
+    shown = f"{n:.3g}"
+    return f"{shown} {noun}{'' if shown == '1' else 's'}"
+
+
 def _share_detail(right: float, answers: float, *, phantoms: float, value: float) -> str:
     """How a share with phantom misses comes out, spelled out: ``1 right of 2 answers ... = 25 %``."""
-    extra = f"{phantoms:g} more {'answer' if phantoms == 1 else 'answers'}"
     return (
-        f"{right:.3g} right of {answers:.3g} answers (recent ones count most), counted as if {extra} "
+        f"{right:.3g} right of {_answers(answers)} (recent ones count most), counted as if "
+        f"{_answers(phantoms, 'more answer')} "
         "had been wrong, so that a few right ones are not yet enough: "
         f"{right:.3g} / ({answers:.3g} + {phantoms:g}) = {value:.0%}"
     )

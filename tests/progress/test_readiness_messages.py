@@ -89,3 +89,11 @@ def test_advice_aims_where_the_rule_does_and_fits_an_item_with_no_cards() -> Non
     assert all("(s)" not in step for step in item.next_steps)
     assert len(set(item.next_steps)) == len(item.next_steps)  # no piece of advice twice
     assert re.search(r"about \d+ more right answers? would lift accuracy to 75%", accuracy_advice)
+
+
+def test_one_answer_is_counted_in_the_singular() -> None:
+    from progress.readiness_factors import _share_detail
+
+    detail = _share_detail(0.0, 1.0, phantoms=1.0, value=0.0)
+    assert detail.startswith("0 right of 1 answer (recent")
+    assert "counted as if 1 more answer had been wrong" in detail
