@@ -16,6 +16,7 @@ from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
 from ui.anki_download import show_take_away
+from ui.answer_help import show_answer_help
 from ui.context import local_time, new_seed, now
 from ui.explanation_view import (
     escape_markdown,
@@ -230,6 +231,7 @@ def _answer_widgets(problem: Problem, current: Current) -> None:
                 placeholder=f"e.g. 12.5 {problem.unit}".strip(),
             )
             st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_text)
+        show_answer_help()
     elif problem.kind is Kind.CHOICE:
         with st.form(key="practice_choice_form", border=False):
             st.radio(

@@ -15,6 +15,7 @@ from progress.mock_debrief import Answer, Debrief, Outcome, Result, answer_headi
 from progress.mock_scorecard import item_verdict, minutes_seconds, result_word
 from progress.mock_session import MockSession
 from progress.mock_timer import format_remaining, remaining
+from ui.answer_help import show_answer_help
 from ui.context import now
 from ui.explanation_view import show_confirmed_checks, show_mock_checks
 from ui.mock import ProblemUnavailableError, exact_text
@@ -84,6 +85,7 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
         label = box_label(problem)
         st.text_input(label, value=previous, key=key, on_change=on_change, live=AUTOSAVE_PAUSE)
         st.caption("Saved as you type.")
+        show_answer_help()
 
 
 def show_outcome(

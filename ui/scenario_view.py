@@ -13,6 +13,7 @@ from grader.problem import Kind
 from progress import Store, StoreError
 from progress.mock_debrief import Outcome
 from ui import state_keys as keys
+from ui.answer_help import show_answer_help
 from ui.context import now
 from ui.explanation_view import practice_record, reset_practice_explanation, show_recall_answer
 from ui.render import show_verdict
@@ -121,6 +122,7 @@ def _step_input(
             st.form_submit_button(
                 "Check", key=keys.PRACTICE_STEP_SUBMIT, type="primary", on_click=_submit_text, args=args
             )
+        show_answer_help()
     elif problem.kind is Kind.CHOICE:
         with st.form(key=f"practice_step_choice_form_{run.seed}_{number}", border=False):
             st.radio(

@@ -298,6 +298,7 @@ def _first_numeric(at: AppTest, db: Path) -> tuple[int, Problem]:
 def test_an_unreadable_answer_is_flagged_when_saved_without_judging_it(db: Path, clock: FakeClock) -> None:
     at = _start(_page(db, clock), n_problems=8)
     position, problem = _first_numeric(at, db)
+    assert any(e.label == "How answers are read" for e in at.expander), "the help sits under the box"
     at.text_input(key=_answer_key(at, position)).input("lots of bytes").run()
     assert not at.exception
     [warning] = at.warning

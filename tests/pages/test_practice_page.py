@@ -129,6 +129,20 @@ def test_unparsable_answer_says_what_to_type_and_is_not_an_attempt(tmp_path: Pat
     assert at.text_input(key=keys.PRACTICE_ANSWER), "the answer box stays for another try"
 
 
+def test_the_answer_box_says_how_answers_are_read_until_answered(tmp_path: Path, bank: Bank) -> None:
+    from ui.answer_help import HELP_MARKDOWN
+
+    template_id = _first(bank, Kind.NUMERIC)
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    [help_box] = [e for e in at.expander if e.label == "How answers are read"]
+    assert [md.value for md in help_box.markdown] == [HELP_MARKDOWN.strip()]
+    problem = generate(bank.get(template_id), 1)
+    at.text_input(key=keys.PRACTICE_ANSWER).input(format_quantity(problem.answer, problem.unit))
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    assert at.success
+    assert not [e for e in at.expander if e.label == "How answers are read"], "the feedback takes its place"
+
+
 def test_recall_problem_is_self_rated(tmp_path: Path, bank: Bank) -> None:
     template_id = _first(bank, Kind.RECALL)
     at = _page(tmp_path / "p.db", current=_current(template_id))
@@ -199,7 +213,7 @@ def test_a_broken_user_bank_is_named_left_out_and_progress_is_untouched(
     at = _page(tmp_path / "p.db")
     assert not at.exception
     assert not at.error
-    [note] = at.expander
+    [note] = [e for e in at.expander if "left out" in e.label]
     assert "left out, the rest of the bank works" in note.label
     assert any("mine.yaml" in block.value for block in at.code)
     assert at.session_state[keys.PRACTICE_CURRENT]["template_id"] != "mine"  # practice goes on

@@ -78,6 +78,8 @@ def test_the_setup_and_only_the_first_step_show(tmp_path: Path, bank: Bank) -> N
     assert scenario.steps[0].prompt.strip()[:40] in text
     assert scenario.steps[1].prompt.strip()[:40] not in text
     assert "Step 1 of" in text
+    assert scenario.steps[0].kind is Kind.NUMERIC
+    assert [e.label for e in at.expander] == ["How answers are read"], "the help sits under step 1's box"
 
 
 def test_every_step_right_rates_the_card_good(tmp_path: Path, bank: Bank) -> None:
