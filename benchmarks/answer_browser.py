@@ -405,6 +405,9 @@ def main() -> None:
         if first[0] and later[0]:
             slower = statistics.median(first[0]) / statistics.median(later[0])
             print(f"a session's first answer against its later ones (practice): {slower:.2f}x")
+            # The same measure on the bare page tells what any newly opened Streamlit page costs.
+            bare_slower = statistics.median(first[1]) / statistics.median(later[1])
+            print(f"a session's first answer against its later ones (bare page): {bare_slower:.2f}x")
         _report_picture(together.picture_after)
         if args.readiness:
             readiness_visits(browser, tmp, sizes=args.sizes, visits=args.readiness, root=args.root)
