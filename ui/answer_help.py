@@ -6,6 +6,7 @@ answers, and the tests grade each through the grader: the help cannot promise wh
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import streamlit as st
@@ -42,7 +43,7 @@ EXAMPLES: dict[str, Example] = {
     "16.7 GB": Example("ms", 0.0167, right=False),
 }
 
-HELP_MARKDOWN = """\
+_HELP = """\
 - **A figure with its unit:** `16.7 ms`, `800 KiB`, `312 TFLOP/s`, `1.555 TB/s`, `40 tokens/s`. \
 A bare number such as `16.7` is read in the unit the box names.
 - **Working is welcome:** the figure stated last is graded, as in `26 GB / 1.555 TB/s ≈ 16.7 ms`. \
@@ -59,6 +60,16 @@ You are told what to type instead, and can answer again.
 least ±10 %, and a *whole* count (how many fit) takes the floor, the nearest whole number or the unrounded \
 quotient, and says which is strict.
 """
+
+
+def _unbroken(markdown: str) -> str:
+    """Each quoted answer kept on one line, its spaces made non-breaking: a phone would otherwise split
+    `17 ms` after the figure. The grader reads a non-breaking space as a space, so a copied example
+    still reads."""
+    return re.sub(r"`[^`]+`", lambda quoted: quoted.group(0).replace(" ", "\u00a0"), markdown)
+
+
+HELP_MARKDOWN = _unbroken(_HELP)
 
 
 def show_answer_help() -> None:

@@ -9,21 +9,29 @@ import pytest
 
 from grader import VerdictStatus, check_numeric
 from grader.two_part import grade_with_remark
-from ui.answer_help import EXAMPLES, HELP_MARKDOWN, Example
+from ui.answer_help import EXAMPLES, HELP_MARKDOWN
+
+#: Each answer as the help shows it (spaces made non-breaking), which is what a user copies.
+QUOTED = re.findall(r"`([^`]+)`", HELP_MARKDOWN)
 
 
-def _quoted(markdown: str) -> list[str]:
-    return re.findall(r"`([^`]+)`", markdown)
+def _plain(text: str) -> str:
+    return text.replace("\u00a0", " ")
 
 
 def test_every_answer_the_help_quotes_is_an_example_and_every_example_is_quoted() -> None:
-    quoted = _quoted(HELP_MARKDOWN)
-    assert sorted(set(quoted)) == sorted(EXAMPLES)
-    assert len(quoted) == len(set(quoted)), "each example is quoted once"
+    assert sorted({_plain(text) for text in QUOTED}) == sorted(EXAMPLES)
+    assert len(QUOTED) == len(set(QUOTED)), "each example is quoted once"
 
 
-@pytest.mark.parametrize(("text", "example"), EXAMPLES.items(), ids=list(EXAMPLES))
-def test_each_example_is_graded_as_the_help_says(text: str, example: Example) -> None:
+def test_a_quoted_answer_does_not_break_across_lines() -> None:
+    assert not [text for text in QUOTED if " " in text]
+    assert "17\u00a0ms" in HELP_MARKDOWN
+
+
+@pytest.mark.parametrize("text", QUOTED, ids=[_plain(text) for text in QUOTED])
+def test_each_quoted_answer_is_graded_as_the_help_says(text: str) -> None:
+    example = EXAMPLES[_plain(text)]
     grade_figure = partial(check_numeric, expected=example.expected, unit=example.unit, rel_tol=0.03)
     if example.remark:
         verdict = grade_with_remark(text, grade_figure=grade_figure, echo=lambda s: f"`{s}`")
