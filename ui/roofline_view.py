@@ -78,7 +78,6 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
         s.formula == ELEMENTWISE_INTENSITY_FORMULA for s in intensity_steps
     )
     vector_peak = accelerator.peak_flops_vector if elementwise else None
-    vector = vector_peak is not None
     peak = vector_peak if vector_peak is not None else accelerator.peak_flops
     answer_is_intensity = _is_intensity(problem.unit)
     if answer_is_intensity and verdict is not None and verdict.value:
@@ -113,7 +112,7 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
         own_gpu=own,
         points=points,
         peak_flops=peak,
-        roof=VECTOR_ROOF if vector else TENSOR_ROOF,
+        roof=TENSOR_ROOF if vector_peak is None else VECTOR_ROOF,
         answer_near_ridge=(
             problem.tolerance.value if problem.tolerance.kind is ToleranceKind.RELATIVE else 0.0
         ),
