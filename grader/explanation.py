@@ -14,15 +14,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
+from grader.explain.claims import Found, Reading, cap_salad
 from grader.problem import Problem
-from grader.rubric import Misconception, Rubric
-from grader.text_match import Match, Text, phrase_tokens
+from grader.text_match import Match
 
 _log = logging.getLogger(__name__)
 
 RATINGS = ("again", "hard", "good", "easy")
 #: Share of key points at or above which a rating of ``hard`` (rather than ``again``) is suggested.
 MOST_SHARE = 0.5
+#: Characters of an explanation that are read: the recall answer's cap (``MAX_RESPONSE_CHARS``).
+MAX_EXPLANATION_CHARS = 20_000
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,11 @@ class ExplanationCheck:
 
     ``spans`` are the (start, end) character ranges of the text that made each point, and
     ``misconception_spans`` those of each misconception found (same order as ``misconceptions``).
-    ``empty`` is true when nothing was typed; ``checkable`` is false when the problem has no rubrics.
+    ``sentences`` holds, per key point, the sentence that made it ("" when missed);
+    ``wrong_figures`` per key point, what the text said instead of the point's figure ("" when
+    none); ``misconception_sentences`` the sentence that asserts each misconception found.
+    ``empty`` is true when nothing was typed; ``checkable`` is false when the problem has no rubrics;
+    ``truncated`` when only the first :data:`MAX_EXPLANATION_CHARS` characters were read.
     """
 
     hits: tuple[bool, ...]
@@ -42,6 +48,10 @@ class ExplanationCheck:
     misconception_spans: tuple[tuple[tuple[int, int], ...], ...] = ()
     empty: bool = False
     checkable: bool = True
+    sentences: tuple[str, ...] = ()
+    wrong_figures: tuple[tuple[str, str], ...] = ()
+    misconception_sentences: tuple[str, ...] = ()
+    truncated: bool = False
 
     @property
     def points_made(self) -> int:
@@ -58,39 +68,6 @@ def suggest_rating(*, points_made: int, points_total: int, misconceptions: int) 
     if points_made >= points_total:
         return "good"
     return "hard" if points_made / points_total >= MOST_SHARE else "again"
-
-
-def _rubric_matches(text: Text, rubric: Rubric) -> list[list[Match]]:
-    """For each concept, the matches of its first alternative that occurs (empty when none does)."""
-    found: list[list[Match]] = []
-    for concept in rubric.concepts:
-        hit: list[Match] = []
-        for phrase in concept:
-            hit = text.find(phrase_tokens(phrase))
-            if hit:
-                break
-        found.append(hit)
-    return found
-
-
-def _point(text: Text, rubric: Rubric) -> tuple[bool, list[Match]]:
-    per_concept = _rubric_matches(text, rubric)
-    made = sum(1 for matches in per_concept if matches) >= rubric.required
-    if made and any(text.find(phrase_tokens(phrase)) for phrase in rubric.forbid):
-        made = False
-    return made, [matches[0] for matches in per_concept if matches]
-
-
-def _misconception(text: Text, misconception: Misconception) -> list[Match] | None:
-    """The matches that show the misconception, all in one sentence, or None."""
-    per_concept = _rubric_matches(text, misconception.rubric)
-    if not per_concept or not all(per_concept):
-        return None
-    sentences = set.intersection(*({text.tokens[m.first].sentence for m in ms} for ms in per_concept))
-    if not sentences:
-        return None
-    sentence = min(sentences)
-    return [next(m for m in ms if text.tokens[m.first].sentence == sentence) for ms in per_concept]
 
 
 def _words(text: str, matches: Sequence[Match]) -> tuple[str, ...]:
@@ -111,31 +88,45 @@ def _nothing(problem: Problem, *, empty: bool, checkable: bool = True) -> Explan
         spans=((),) * n,
         empty=empty,
         checkable=checkable,
+        sentences=("",) * n,
+        wrong_figures=(("", ""),) * n,
     )
 
 
 def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
-    """Which of ``problem.key_points`` the explanation makes, and which misconceptions it shows."""
+    """Which of ``problem.key_points`` the explanation makes, and which misconceptions it asserts.
+
+    Only the first :data:`MAX_EXPLANATION_CHARS` characters are read (``truncated`` says so).
+    """
     try:
         if not isinstance(text, str) or not text.strip():
             return _nothing(problem, empty=True)
         rubrics = problem.key_point_rubrics
         if len(rubrics) != len(problem.key_points) or not rubrics:
             return _nothing(problem, empty=False, checkable=False)
-        prepared = Text(text)
-        points = [_point(prepared, rubric) for rubric in rubrics]
-        wrong = [(m, _misconception(prepared, m)) for m in problem.misconceptions]
-        found = [(m, matches) for m, matches in wrong if matches is not None]
-        hits = tuple(made for made, _ in points)
+        truncated = len(text) > MAX_EXPLANATION_CHARS
+        text = text[:MAX_EXPLANATION_CHARS]
+        reading = Reading(text)
+        points = cap_salad(reading, [reading.point(rubric) for rubric in rubrics])
+        found: list[tuple[str, Found]] = []
+        for m in problem.misconceptions:
+            asserted = reading.misconception(m.rubric)
+            if asserted.made:
+                found.append((m.name, asserted))
+        hits = tuple(p.made for p in points)
         return ExplanationCheck(
             hits=hits,
-            evidence=tuple(_words(text, matches) if made else () for made, matches in points),
-            misconceptions=tuple(m.name for m, _ in found),
+            evidence=tuple(_words(text, p.matches) if p.made else () for p in points),
+            misconceptions=tuple(name for name, _ in found),
             suggested_rating=suggest_rating(
                 points_made=sum(hits), points_total=len(hits), misconceptions=len(found)
             ),
-            spans=tuple(_spans(matches) if made else () for made, matches in points),
-            misconception_spans=tuple(_spans(matches) for _, matches in found),
+            spans=tuple(_spans(p.matches) if p.made else () for p in points),
+            misconception_spans=tuple(_spans(f.matches) for _, f in found),
+            sentences=tuple(reading.span_text(p.matches) if p.made else "" for p in points),
+            wrong_figures=tuple((p.wrong_figure, p.expected_figure) for p in points),
+            misconception_sentences=tuple(reading.sentence_text(f.sentence) for _, f in found),
+            truncated=truncated,
         )
     except Exception:  # the promise is "never raises": a checker bug must not cost an answer
         _log.exception("explanation check failed for %s", problem.template_id)

@@ -19,12 +19,22 @@ from dataclasses import dataclass, field
 class Rubric:
     """Concepts (each a tuple of alternative phrases) of which ``need`` must appear; ``forbid`` must not.
 
-    ``need`` 0 means all of them.
+    ``need`` 0 means all of them. A point's concepts must stand in one sentence (or one that goes on
+    "It is..."), a misconception's in one segment of a sentence (up to "and", "but", "while"...).
     """
 
     concepts: tuple[tuple[str, ...], ...]
     need: int = 0
     forbid: tuple[str, ...] = ()
+    #: The point's figure, where it states one, and the unit it is said in ("FLOP/B"): a figure in
+    #: that unit in the point's sentence that differs from it by more than ``value_rel_tol`` voids it.
+    value: float | None = None
+    value_unit: str = ""
+    value_rel_tol: float = 0.10
+    #: For a misconception: phrases that, standing between two of its concepts, pair them with
+    #: something else ("below → memory-bound, above → compute-bound" says nothing compute-bound
+    #: about "below").
+    contrast: tuple[str, ...] = ()
 
     @property
     def required(self) -> int:

@@ -1,20 +1,31 @@
-"""Finding a rubric's phrases in free text: stems, numbers by value, typos, negation.
+"""Finding a rubric's phrases in free text: stems, numbers by value, typos, shorthand, negation.
 
 Deterministic and offline. Words are lower-cased, British spellings folded (``-ise`` → ``-ize``),
 stemmed with the Snowball English stemmer (``decoding`` ~ ``decode``, ``bytes`` ~ ``byte``), and
 filler words dropped, so ``limited by the HBM`` and ``limited by HBM`` read alike. Numbers are read
 in the forms engineers write them (``1,365``, ``1.5e12``, ``3 × 10^12``, ``two``, ``13 billion``)
-and compared by value within 10 %. A word of six letters or more also matches a near spelling
-(``bandwith``), scored with rapidfuzz. A word that starts with a letter keeps its digits (``fp16``,
-``int8``, ``A100`` are names, not numbers); one that starts with a digit splits (``2P`` ~ ``2 P``).
-``/`` reads as ``per``, ``+`` as ``plus``, and hyphens split words, so ``FLOP/B`` ~ ``flop per
-byte`` and ``memory-bound`` ~ ``memory bound``.
+and compared by value within 10 %; a number past float's range reads as infinite, never as an error.
+A word of six letters or more also matches a spelling one edit away (two from ten letters), where a
+swap of two neighbours counts as one edit (Damerau–Levenshtein: ``memroy``, ``comptue``,
+``attenion``). A word that starts with a letter keeps its digits (``fp16``, ``int8``, ``A100`` are
+names, not numbers); one that starts with a digit splits (``2P`` ~ ``2 P``). ``/`` reads as
+``per``, ``+`` as ``plus``, and hyphens split words, so ``FLOP/B`` ~ ``flop per byte`` and
+``memory-bound`` ~ ``memory bound``.
+
+The field's shorthand reads as its words: ``BW`` bandwidth, ``mem`` memory, ``AI`` arithmetic
+intensity, ``B*`` critical batch, ``bs`` batch size, ``w/o`` without; ``<``, ``≪`` read as below and
+``>``, ``≫`` as above, ``↑``/``↓`` as up/down, ``∝`` as proportional, ``×`` (``2x``, ``×2``) as times,
+and an arrow (``→``, ``->``, ``=>``) ends a clause as "so" does.
 
 A phrase matches consecutive words of one sentence, allowing one extra word between two of its
-words but no clause break (a comma, colon, bracket, "and", "but", "while"...) the phrase does not have
-itself: "prefill is compute-bound and decode memory-bound" does not say "compute-bound decode". It
-does not count when a negation (``not``, ``never``, ``isn't``...) comes in the three
-words before it in the same sentence, or sits in a gap it skipped.
+words but no clause break (a comma, colon, bracket, "and", "but", "because"...) the phrase does not
+have itself: "prefill is compute-bound and decode memory-bound" does not say "compute-bound
+decode". Every negation (``not``, ``never``, ``isn't``, ``without``, ``rather than``...) reads as
+one word, ``not``, and negates what follows it to the end of its clause; a negation that ends its
+clause right before "because" or "since" negates the clause it introduces too ("not because it cuts
+FLOPs"), and ``nor`` negates the clause it opens. A sentence that frames what it says as wrong ("it
+is false that", "a common mistake", "a myth") rejects its clauses up to one that turns ("but",
+"actually", "in fact"); so do the bullets under a heading such as "Mistakes to avoid:".
 """
 
 from __future__ import annotations
@@ -27,17 +38,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import snowballstemmer
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
 
 #: Relative difference within which two numbers are the same number.
 NUMBER_REL_TOL = 0.10
-#: Shortest word that may match a near spelling, and how near (rapidfuzz ratio, 0..100).
+#: Shortest word that may match a spelling one edit away, and shortest that may be two away.
 FUZZY_MIN_LETTERS = 6
-FUZZY_MIN_RATIO = 88.0
-#: Words between a negation and the phrase it negates, at most.
-NEGATION_REACH = 3
+FUZZY_TWO_EDITS_LETTERS = 10
 #: Extra words allowed between two consecutive words of a phrase.
 MAX_GAP = 1
+#: The norm every negation reads as.
+NOT = "not"
+#: The norm of a multiplication sign, and of "times" right after a number ("2 times", "2x", "×2").
+MULT = "mult"
 
 
 def _words(text: str) -> list[str]:
@@ -49,14 +63,35 @@ def _words(text: str) -> list[str]:
 _STOPWORDS = frozenset(
     _words(
         "a an the is are was were be been being am it its it's this that these those of to in on at by for "
-        "with from and or as than then there here which who what when where so such do does did has have "
+        "with from or as than then there here who what when where such do does did has have "
         "had will would can could should may might must very really about around roughly approximately "
         "approx nearly almost some eg e g ie i also into onto we you they our your their my me us itself "
-        "while whereas because since thus hence therefore basically essentially simply"
+        "thus hence therefore basically essentially simply"
     )
 )
 _NEGATIONS = frozenset(
-    _words("not no never none neither nor cannot cant isnt arent wasnt werent doesnt dont didnt wont")
+    _words(
+        "not no never none neither cannot cant isnt arent wasnt werent doesnt dont didnt wont wouldnt "
+        "couldnt shouldnt hasnt havent hadnt aint without nothing"
+    )
+)
+#: Words that start a new clause (and are dropped); ``nor`` also negates the clause it opens.
+_CLAUSE_WORDS = frozenset(
+    _words("and but while whilst whereas or nor so although though yet because since however which whereby")
+)
+#: Clause openers that also start a new segment: where one claim ends and another may begin.
+_SEGMENT_WORDS = frozenset(_words("and but while whilst whereas or nor although though yet however"))
+#: Clause openers after which a negation ending the clause before carries on ("not because ...").
+_CARRY_OPENERS = frozenset(_words("because since"))
+#: Clause openers that turn a rejecting sentence back to the speaker's own claim.
+_TURNS = frozenset(_words("but however yet whereas though although actually instead fact really rather"))
+#: Words that frame a sentence's claim as wrong (checked on the raw, lower-cased word).
+_REJECTING = frozenset(
+    _words(
+        "false untrue myth myths misconception misconceptions mistake mistakes mistaken mistakenly wrongly "
+        "fallacy pitfall pitfalls incorrect incorrectly contrary naive naively tempting wrong erroneous "
+        "misbelief slip slips misconceived"
+    )
 )
 _NUMBER_WORDS = {
     word: float(value)
@@ -74,31 +109,102 @@ _NUMBER_WORDS = {
     "seventy": 70.0,
     "eighty": 80.0,
     "ninety": 90.0,
-    "twice": 2.0,
-    "double": 2.0,
-    "half": 0.5,
 }
 _MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 # Abbreviations folded to one word, so authors need not list both.
 _CANONICAL = {"b": "byte", "flops": "flop", "params": "paramet", "param": "paramet", "attn": "attent"}
+# Shorthand engineers type, read as the words it stands for.
+_SHORTHAND: dict[str, tuple[str, ...]] = {
+    "bw": ("bandwidth",),
+    "mem": ("memory",),
+    "ai": ("arithmetic", "intensity"),
+    "bs": ("batch", "size"),
+    "bsz": ("batch", "size"),
+    "comp": ("compute",),
+    "perf": ("performance",),
+    "seq": ("sequence",),
+    "seqs": ("sequences",),
+    "tok": ("token",),
+    "toks": ("tokens",),
+    "ctx": ("context",),
+    "req": ("request",),
+    "reqs": ("requests",),
+    "mm": ("matmul",),
+    "gemm": ("matmul",),
+    "matmuls": ("matmul",),
+    "elementwise": ("element", "wise"),
+    "eltwise": ("element", "wise"),
+    "thru": ("through",),
+    "bc": ("because",),
+    "cuz": ("because",),
+    "coz": ("because",),
+}
+# Symbols read as words; "|" marks a clause break.
+_SYMBOLS: dict[str, tuple[str, ...]] = {
+    "<": ("below",),
+    "≪": ("below",),
+    "<<": ("below",),
+    "≤": ("below",),
+    ">": ("above",),
+    "≫": ("above",),
+    ">>": ("above",),
+    "≥": ("above",),
+    "↑": ("up",),
+    "↓": ("down",),
+    "∝": ("proportional",),
+    "÷": ("per",),
+    "×": (MULT,),
+    "✕": (MULT,),
+    "→": ("|",),
+    "⇒": ("|",),
+    "->": ("|",),
+    "=>": ("|",),
+    "w/o": (NOT,),
+    "w/": ("with",),
+    "b/c": ("|",),
+    "b*": ("critical", "batch"),
+    "rather than": (NOT,),
+    "instead of": (NOT,),
+}
 
-_SENTENCE_END = re.compile(r"[.!?;]\s|[.!?;]$|\n\s*\n|\n\s*[-*•]\s")
+_SENTENCE_END = re.compile(r"[.!?;]\s|[.!?;]$|\n\s*\n|\n\s*[-*•]\s|\n\s*\d+[.)]\s")
 _NUMBER = (
     r"(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
     r"(?:\s*(?:[x×*·]\s*10\s*\^\s*(?P<pow>[-+]?\d+)|[eE](?P<exp>[-+]?\d+)\b))?"
 )
 _TOKEN = re.compile(
-    _NUMBER + r"|(?P<word>[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?)|(?P<per>/)|(?P<pct>%)|(?P<plus>\+)", re.UNICODE
+    r"(?P<sym>w/o|w/|b/c|\b[Bb]\*(?!\*)|rather\s+than|instead\s+of|->|=>|<<|>>|[<>≪≫≤≥↑↓∝÷→⇒✕]|×(?=\s*\d)|(?<=\d)[x×](?![\w]))|"
+    + _NUMBER
+    + r"|(?P<word>[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?)|(?P<per>/)|(?P<pct>%)|(?P<plus>\+)",
+    re.UNICODE | re.IGNORECASE,
 )
 # Where one clause ends and another begins; a phrase does not reach across one it does not contain.
 _CLAUSE_MARKS = re.compile(r"[,:()\[\]—–]")
-_CLAUSE_WORDS = frozenset(_words("and but while whilst whereas or so although though yet"))
 _ISE = re.compile(r"is(e|es|ed|ing|ation|ations)$")
+# Framings that put what follows in someone else's mouth, to reject it.
+_REJECTING_PHRASES = re.compile(
+    r"\b(people|some|many|folks|candidates|beginners|others|everyone|most)\b[\w\s,'’]{0,25}?"
+    r"\b(think|thinks|say|says|believe|believes|assume|assumes|expect|expects|claim|claims)\b"
+    r"|\b(common|typical|classic|frequent|usual)\s+(mistake|slip|error|misconception|trap|confusion|myth)"
+    r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for)\b"
+    r"|\bdo not\s+(assume|think|expect|believe)\b"
+    r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"
+    r"|\bcontrary to\b|\bthe idea that\b|\bone might think\b|\byou might think\b|\bit['’]?s easy to think\b",
+    re.IGNORECASE,
+)
+# A heading that introduces wrong beliefs ("Mistakes to avoid:", "Common misconceptions:").
+_REJECTING_HEADING = re.compile(
+    r"(mistake|misconception|myth|pitfall|wrong|not to say|avoid)[^\n]{0,40}:\s*$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
 class Token:
-    """One normalised word or number of a text, with where it came from (character offsets)."""
+    """One normalised word or number of a text, with where it came from (character offsets).
+
+    ``negated``: a negation earlier in its clause (or carried into it) covers it; ``rejected``: its
+    sentence frames it as a wrong belief. ``raw`` is the word as typed, lower-cased.
+    """
 
     norm: str
     number: float | None
@@ -106,10 +212,14 @@ class Token:
     end: int
     sentence: int
     clause: int = 0
+    raw: str = ""
+    negated: bool = False
+    rejected: bool = False
+    segment: int = 0
 
     @property
     def negation(self) -> bool:
-        return self.norm in _NEGATIONS
+        return self.norm == NOT
 
 
 @dataclass(frozen=True)
@@ -133,61 +243,174 @@ def _normal_word(word: str) -> str:
     if word.endswith("n't"):
         word = word[:-3] + "nt"
     word = word.replace("'", "")
+    if word in _NEGATIONS:
+        return NOT
     if word in _CANONICAL:
         return _CANONICAL[word]
     stem: str = _stemmer().stemWord(_ISE.sub(r"iz\1", word))
     return _CANONICAL.get(stem, stem)
 
 
-def tokens(text: str) -> list[Token]:
-    """The text's tokens, filler words dropped, numbers read by value, multipliers folded in."""
+def _number(m: re.Match[str]) -> float:
+    """The number a match spells, infinite past float's range (never an OverflowError)."""
+    mantissa = m.group("num").replace(",", "")
+    power = m.group("pow") or m.group("exp")
+    if power is None:
+        return float(mantissa)
+    # An exponent of any length is clipped: past ±10⁶ the value is inf or 0 either way.
+    exponent = (
+        max(-(10**6), min(10**6, int(power))) if len(power) < 12 else (-1 if power[0] == "-" else 1) * 10**6
+    )
+    # float() of a decimal string saturates to inf or 0 instead of raising, as 10.0 ** 400 would.
+    return float(f"{mantissa}e{exponent}")
+
+
+@dataclass
+class _Raw:
+    """A token before the negation and rejection scopes are known."""
+
+    norm: str
+    number: float | None
+    start: int
+    end: int
+    sentence: int
+    clause: int
+    raw: str
+    segment: int = 0
+
+
+def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int]]:
+    """Tokens, the word that opened each clause, and the clauses a negation carries into."""
     ends = sorted(m.start() for m in _SENTENCE_END.finditer(text))
-    out: list[Token] = []
-    sentence = clause = last_end = 0
+    out: list[_Raw] = []
+    openers: dict[int, str] = {}
+    carried: set[int] = set()
+    sentence = clause = segment = last_end = 0
+
+    def new_clause(opener: str = "") -> None:
+        nonlocal clause, segment
+        clause += 1
+        openers[clause] = opener
+        if opener in _SEGMENT_WORDS or opener == ";":
+            segment += 1
+
     for m in _TOKEN.finditer(text):
         while sentence < len(ends) and ends[sentence] < m.start():
             sentence += 1
+            new_clause(";")
         if _CLAUSE_MARKS.search(text, last_end, m.start()):
-            clause += 1
+            new_clause()
         last_end = m.end()
-        number: float | None = None
-        if m.group("num") is not None:
-            number = float(m.group("num").replace(",", ""))
-            power = m.group("pow") or m.group("exp")
-            if power is not None:
-                number *= 10.0 ** int(power)
-            norm = "#"
-        elif m.group("per") is not None:
-            norm = "per"
-        elif m.group("pct") is not None:
-            norm = "percent"
-        elif m.group("plus") is not None:
-            norm = "plus"
-        else:
-            raw = m.group("word").lower()
-            if raw in _CLAUSE_WORDS:
-                clause += 1
-                continue
-            if raw in _MULTIPLIERS and out and out[-1].number is not None and out[-1].sentence == sentence:
-                last = out.pop()
-                out.append(
-                    Token(
-                        "#", (last.number or 0.0) * _MULTIPLIERS[raw], last.start, m.end(), sentence, clause
-                    )
-                )
-                continue
-            if raw in _NUMBER_WORDS:
-                number, norm = _NUMBER_WORDS[raw], "#"
-            else:
-                norm = _normal_word(raw)
-                if norm in _STOPWORDS or raw in _STOPWORDS:
+        if m.group("sym") is not None:
+            symbol = re.sub(r"\s+", " ", m.group("sym").lower())
+            words = _SYMBOLS.get(symbol, (MULT,) if symbol in "x×" else ())
+            for word in words:
+                if word == "|":
+                    new_clause()
                     continue
-        out.append(Token(norm, number, m.start(), m.end(), sentence, clause))
+                norm = word if word in (NOT, MULT) else _normal_word(word)
+                out.append(_Raw(norm, None, m.start(), m.end(), sentence, clause, word, segment))
+            continue
+        if m.group("num") is not None:
+            out.append(_Raw("#", _number(m), m.start(), m.end(), sentence, clause, m.group(0), segment))
+            continue
+        if m.group("per") is not None:
+            out.append(_Raw("per", None, m.start(), m.end(), sentence, clause, "/", segment))
+            continue
+        if m.group("pct") is not None:
+            out.append(_Raw("percent", None, m.start(), m.end(), sentence, clause, "%", segment))
+            continue
+        if m.group("plus") is not None:
+            out.append(_Raw("plus", None, m.start(), m.end(), sentence, clause, "+", segment))
+            continue
+        raw = m.group("word").lower().replace("’", "'")
+        if raw in _CLAUSE_WORDS:
+            if raw in _CARRY_OPENERS and out and out[-1].norm == NOT and out[-1].clause == clause:
+                carried.add(clause + 1)
+            new_clause(raw)
+            if raw == "nor":
+                carried.add(clause)
+            continue
+        if raw in _MULTIPLIERS and out and out[-1].number is not None and out[-1].sentence == sentence:
+            last = out[-1]
+            last.number = (last.number or 0.0) * _MULTIPLIERS[raw]
+            last.end = m.end()
+            continue
+        if raw in _NUMBER_WORDS:
+            out.append(_Raw("#", _NUMBER_WORDS[raw], m.start(), m.end(), sentence, clause, raw, segment))
+            continue
+        if raw in ("times", "x") and out and out[-1].number is not None and out[-1].end >= m.start() - 1:
+            out.append(_Raw(MULT, None, m.start(), m.end(), sentence, clause, raw, segment))
+            continue
+        for word in _SHORTHAND.get(raw, (raw,)):
+            norm = _normal_word(word)
+            if norm in _STOPWORDS or word in _STOPWORDS:
+                continue
+            out.append(_Raw(norm, None, m.start(), m.end(), sentence, clause, word, segment))
+    return out, openers, carried
+
+
+def _rejected_sentences(text: str, raw: list[_Raw]) -> dict[int, int]:
+    """Sentence → the first clause from which it rejects (every clause of a bullet under a heading)."""
+    out: dict[int, int] = {}
+    for t in raw:
+        if t.raw in _REJECTING and t.sentence not in out:
+            out[t.sentence] = t.clause
+    for m in _REJECTING_PHRASES.finditer(text):
+        at = next((t for t in raw if t.end > m.start()), None)
+        if at is not None and at.sentence not in out:
+            out[at.sentence] = at.clause
+    # Bullets under "Mistakes to avoid:" (up to a blank line) are rejected whole.
+    for heading in re.finditer(r"^[^\n]*$", text, re.MULTILINE):
+        if not _REJECTING_HEADING.search(heading.group(0)):
+            continue
+        block_end = text.find("\n\n", heading.end())
+        block_end = len(text) if block_end < 0 else block_end
+        for t in raw:
+            if heading.end() < t.start < block_end:
+                out.setdefault(t.sentence, -1)
+                out[t.sentence] = -1
+    return out
+
+
+def tokens(text: str) -> list[Token]:
+    """The text's tokens, filler dropped, numbers read by value, negation and rejection scoped."""
+    raw, openers, carried = _raw_tokens(text)
+    rejecting = _rejected_sentences(text, raw)
+    negating_clauses = set(carried)
+    out: list[Token] = []
+    # A rejection stops at the first clause of its sentence that turns ("but", "actually"...).
+    turned: dict[int, int] = {}
+    for t in raw:
+        first = rejecting.get(t.sentence)
+        if first is None or t.sentence in turned:
+            continue
+        if t.clause > first >= 0 and openers.get(t.clause, "") in _TURNS:
+            turned[t.sentence] = t.clause
+        if t.raw in _TURNS and t.clause > first >= 0:
+            turned.setdefault(t.sentence, t.clause)
+    seen_negation: set[int] = set()
+    for t in raw:
+        negated = t.clause in negating_clauses or t.clause in seen_negation
+        if t.norm == NOT:
+            seen_negation.add(t.clause)
+        first = rejecting.get(t.sentence)
+        turn = turned.get(t.sentence)
+        rejected = first is not None and (turn is None or t.clause < turn)
+        out.append(
+            Token(t.norm, t.number, t.start, t.end, t.sentence, t.clause, t.raw, negated, rejected, t.segment)
+        )
     return out
 
 
 def _same_number(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=NUMBER_REL_TOL, abs_tol=1e-12)
+
+
+def _max_edits(word: str) -> int:
+    if len(word) >= FUZZY_TWO_EDITS_LETTERS:
+        return 2
+    return 1 if len(word) >= FUZZY_MIN_LETTERS else 0
 
 
 class Text:
@@ -196,37 +419,41 @@ class Text:
     def __init__(self, text: str) -> None:
         self.text = text
         self.tokens = tokens(text)
-        self._words = sorted({t.norm for t in self.tokens if t.number is None and not t.negation})
+        self._raw_words = sorted(
+            {t.raw for t in self.tokens if t.number is None and t.raw.isalpha() and len(t.raw) >= 5}
+        )
         self._near: dict[str, frozenset[str]] = {}
 
-    def _word_matches(self, word: str) -> frozenset[str]:
-        """The text's words that count as ``word`` (itself, and near spellings of a long word)."""
-        if word not in self._near:
-            found = {word}
-            if len(word) >= FUZZY_MIN_LETTERS and word.isalpha():
+    def _near_spellings(self, raw: str) -> frozenset[str]:
+        """The text's raw words within the allowed edits of ``raw`` (a phrase word as written)."""
+        if raw not in self._near:
+            edits = _max_edits(raw)
+            found: set[str] = set()
+            if edits and raw.isalpha():
                 near = process.extract(
-                    word, self._words, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN_RATIO, limit=None
+                    raw, self._raw_words, scorer=DamerauLevenshtein.distance, score_cutoff=edits, limit=None
                 )
-                found.update(candidate for candidate, _, _ in near if len(candidate) >= FUZZY_MIN_LETTERS)
-            self._near[word] = frozenset(found)
-        return self._near[word]
+                found.update(c for c, _, _ in near if len(c) >= FUZZY_MIN_LETTERS - 1)
+            self._near[raw] = frozenset(found)
+        return self._near[raw]
 
     def _same(self, token: Token, want: Token) -> bool:
         if want.number is not None:
             return token.number is not None and _same_number(token.number, want.number)
-        return token.number is None and token.norm in self._word_matches(want.norm)
-
-    def _negated(self, first: int, last: int) -> bool:
-        sentence = self.tokens[first].sentence
-        before = self.tokens[max(0, first - NEGATION_REACH) : first]
-        inside = self.tokens[first : last + 1]
-        return any(t.negation and t.sentence == sentence for t in before) or any(t.negation for t in inside)
+        if token.number is not None:
+            return False
+        return token.norm == want.norm or token.raw in self._near_spellings(want.raw)
 
     def find(self, phrase: Iterable[Token], *, negatable: bool = True) -> list[Match]:
-        """Every un-negated place the phrase's tokens occur (one match per starting token)."""
+        """Every place the phrase's tokens occur, un-negated and un-rejected unless told otherwise.
+
+        A negation the phrase itself holds is part of it ("does not help"): then only a negation
+        before it in the clause, or a rejecting frame, keeps it from counting.
+        """
         want = list(phrase)
         if not want:
             return []
+        phrase_negates = any(w.negation for w in want)
         matches: list[Match] = []
         for begin, token in enumerate(self.tokens):
             if not self._same(token, want[0]):
@@ -247,18 +474,31 @@ class Text:
                 if step is None:
                     ok = False
                     break
+                # A negation skipped over in a gap negates the phrase ("more bandwidth won't help").
+                if not phrase_negates and any(t.negation for t in self.tokens[position + 1 : step]):
+                    ok = False
+                    break
                 position = step
             if not ok:
                 continue
-            # A negation written in the phrase itself is part of it; only one outside it negates.
-            phrase_negates = any(w.negation for w in want)
-            if negatable and not phrase_negates and self._negated(begin, position):
+            if negatable and self._blocked(begin, position, phrase_negates=phrase_negates):
                 continue
             matches.append(Match(begin, position, token.start, self.tokens[position].end))
         return matches
+
+    def _blocked(self, first: int, last: int, *, phrase_negates: bool) -> bool:
+        span = self.tokens[first : last + 1]
+        if any(t.rejected for t in span):
+            return True
+        if phrase_negates:
+            # "does not help" negated again ("it is not that X does not help") is rare; only the
+            # negation before the phrase's own counts.
+            head = self.tokens[first]
+            return head.negated
+        return any(t.negated or t.negation for t in span)
 
 
 @functools.lru_cache(maxsize=4096)
 def phrase_tokens(phrase: str) -> tuple[Token, ...]:
     """A rubric phrase as tokens (cached: rubrics are few and reused)."""
-    return tuple(tokens(phrase))
+    return tuple(t for t in tokens(phrase))

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import Field, PlainValidator, model_validator
 from pydantic_core import PydanticCustomError
 
+from grader.estimator import FUNCTIONS
 from grader.rubric import Misconception, Rubric
 from question_bank.model_base import Strict, bank_error
 
@@ -55,10 +56,55 @@ class RubricSpec(Strict):
         )
 
 
+class FigureCall(Strict):
+    """A key point's figure computed by a named estimator function with literal arguments."""
+
+    call: str = Field(min_length=1)
+    args: dict[str, float] = Field(alias="with")
+
+
 class KeyPoint(RubricSpec):
-    """A key point as shown (``point``) and the rubric that finds it in a typed explanation."""
+    """A key point as shown (``point``) and the rubric that finds it in a typed explanation.
+
+    ``value`` is the figure the point states (a number, or ``{call: ridge_point, with: {...}}``),
+    ``unit`` the unit it is said in: a figure in that unit that differs from it voids the point.
+    """
 
     point: str = Field(min_length=1)
+    value: float | FigureCall | None = None
+    unit: str = ""
+    rel_tol: float = Field(default=0.10, gt=0, lt=1)
+
+    @model_validator(mode="after")
+    def _unit_with_value(self) -> KeyPoint:
+        if (self.value is None) != (not self.unit):
+            raise bank_error("value and unit go together", 'give both, e.g. value: 295 and unit: "FLOP/B"')
+        return self
+
+    def figure(self) -> float | None:
+        """The point's figure in SI units, computed where it names an estimator function."""
+        if isinstance(self.value, FigureCall):
+            if self.value.call not in FUNCTIONS:
+                raise bank_error(
+                    f"unknown estimator function {self.value.call!r}",
+                    "use a name from grader.estimator.FUNCTIONS",
+                )
+            return float(FUNCTIONS[self.value.call](**self.value.args))
+        return self.value
+
+    def to_rubric(self) -> Rubric:
+        base = super().to_rubric()
+        figure = self.figure()
+        if figure is None:
+            return base
+        return Rubric(
+            concepts=base.concepts,
+            need=base.need,
+            forbid=base.forbid,
+            value=figure,
+            value_unit=self.unit,
+            value_rel_tol=self.rel_tol,
+        )
 
 
 class MisconceptionSpec(RubricSpec):
@@ -70,9 +116,13 @@ class MisconceptionSpec(RubricSpec):
     name: str = Field(min_length=1)
     correction: str = Field(min_length=1)
     need: None = None
+    #: Phrases that, between two of its concepts, pair them with something else (see Rubric.contrast).
+    contrast: list[Phrase] = []
 
     def to_misconception(self) -> Misconception:
-        return Misconception(name=self.name, correction=self.correction, rubric=self.to_rubric())
+        base = self.to_rubric()
+        rubric = Rubric(concepts=base.concepts, forbid=base.forbid, contrast=tuple(self.contrast))
+        return Misconception(name=self.name, correction=self.correction, rubric=rubric)
 
 
 class RecallAnswer(Strict):

@@ -24,7 +24,8 @@ PARAPHRASES = {
         "Per decode step the weights are read once, P·bytes over the bandwidth, while compute time is "
         "2·P·B over peak. Setting them equal gives B* = peak·bytes / (2·bandwidth), which in bf16 is just "
         "the ridge point. That is about 240 on a TPU v5e and about 200 on an A100. Int8 weights with bf16 "
-        "math halve the bytes, so B* halves to around 120. The KV cache is per sequence, not shared, so "
+        "math halve the bytes, so B* halves to around 120; with int8 math as well the peak doubles too and "
+        "B* stays put. The KV cache is per sequence, not shared, so "
         "the step stays bandwidth-bound to a larger batch."
     ),
     "bigger-batch-almost-free": (
@@ -55,13 +56,15 @@ PARAPHRASES = {
         "Cos is memory-bound: trivial math per element but a load and a store, so time = bytes / "
         "bandwidth. As two separate kernels the intermediate makes a round trip through HBM, double the "
         "traffic. A fused kernel keeps it in registers: one load and one store, same as a single cos. It "
-        "stops being free once there is enough math per element to become compute-bound."
+        "stops being free once there is enough math per element to become compute-bound, or when a "
+        "reduction across the tensor means the intermediate cannot stay on chip."
     ),
     "flash-attention-fixes": (
         "Plain attention materializes the N² score matrix in HBM and reads it back for softmax, so it is "
         "memory-bound and quadratic in memory. FlashAttention tiles Q, K and V into blocks held in SRAM "
         "and fuses everything into one kernel. It uses an online softmax with a running max and sum so "
-        "the result is exact. Same FLOPs (it even recomputes a bit), far less memory traffic."
+        "the result is exact. Same FLOPs (it even recomputes a bit), far less memory traffic, and memory "
+        "that grows only linearly with N."
     ),
     "kv-cache-formula-recall": (
         "Per token each layer stores a key and a value vector for every KV head: 2 x layers x kv_heads x "

@@ -1,0 +1,216 @@
+"""A rubric's claim found in a typed explanation: its concepts together in one sentence, said, not denied.
+
+A key point's rubric lists concepts (each a tuple of alternative phrases, widened by the field's
+lexicon). The point is made by one sentence that holds enough of its concepts (``need``, default all)
+with positive polarity: no negation over them in their clause, no frame that rejects them ("a common
+mistake is..."), and not a sentence of keyword salad. Concepts scattered over different sentences do
+not make a point. A concept whose alternatives are all figures is the point's value: a sentence that
+holds the point's other concepts but a different figure does not make it, and the check says which
+figure it read. A misconception is found when one sentence asserts all of its concepts.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from grader.explain.lexicon import alternatives
+from grader.explain.shape import is_salad
+from grader.rubric import Rubric
+from grader.text_match import Match, Text, Token, phrase_tokens
+
+
+@dataclass(frozen=True)
+class Found:
+    """One claim as read in a text: whether it is made, where, and what figure went wrong.
+
+    ``matches`` are the phrases that made it (in ``sentence``, an index into the text's sentences);
+    ``wrong_figure`` is the figure as typed where the point's sentence gave another one, else "".
+    """
+
+    made: bool
+    matches: tuple[Match, ...] = ()
+    sentence: int = -1
+    wrong_figure: str = ""
+    expected_figure: str = ""
+
+
+@functools.lru_cache(maxsize=2048)
+def _concept_phrases(concept: tuple[str, ...]) -> tuple[tuple[Token, ...], ...]:
+    return tuple(phrase_tokens(p) for p in alternatives(concept) if phrase_tokens(p))
+
+
+def _is_figure(concept: tuple[str, ...]) -> bool:
+    phrases = [phrase_tokens(p) for p in concept]
+    return bool(phrases) and all(p and all(t.number is not None for t in p) for p in phrases)
+
+
+class Reading:
+    """A text read once for many claims: its tokens, its sentences, and which are salad."""
+
+    def __init__(self, text: str) -> None:
+        self.text = Text(text)
+        tokens = self.text.tokens
+        bounds: dict[int, tuple[int, int]] = {}
+        for t in tokens:
+            start, end = bounds.get(t.sentence, (t.start, t.end))
+            bounds[t.sentence] = (min(start, t.start), max(end, t.end))
+        self.bounds = bounds
+        order = sorted(bounds)
+        # The salad test reads the sentence as typed, filler words included: up to the next one.
+        ends = {s: bounds[n][0] for s, n in itertools.pairwise(order)}
+        self.salad = {s for s, (start, _) in bounds.items() if is_salad(text[start : ends.get(s, len(text))])}
+        salad_words = sum(1 for t in tokens if t.sentence in self.salad)
+        #: Most of the text is salad: it makes one point at most.
+        self.mostly_salad = bool(tokens) and salad_words * 2 >= len(tokens)
+
+    def sentence_text(self, sentence: int) -> str:
+        """The sentence as typed."""
+        start, end = self.bounds.get(sentence, (0, 0))
+        return self.text.text[start:end]
+
+    def _matches(self, concept: tuple[str, ...]) -> list[Match]:
+        out: list[Match] = []
+        for phrase in _concept_phrases(concept):
+            out.extend(
+                m for m in self.text.find(phrase) if self.text.tokens[m.first].sentence not in self.salad
+            )
+        return out
+
+    def _by_sentence(self, rubric: Rubric) -> dict[int, dict[int, Match]]:
+        """Window → {concept index: its first match there}.
+
+        Window ``w`` is sentence ``w`` with the one before it: a point may be made over two
+        neighbouring sentences ("AI = FLOPs / bytes. The A100's ridge is about 200."), not further.
+        """
+        out: dict[int, dict[int, Match]] = {}
+        for index, concept in enumerate(rubric.concepts):
+            for m in sorted(self._matches(concept), key=lambda m: m.start):
+                sentence = self.text.tokens[m.first].sentence
+                for window in (sentence, sentence + 1):
+                    out.setdefault(window, {}).setdefault(index, m)
+        return out
+
+    def span_text(self, matches: Sequence[Match]) -> str:
+        """The sentences the matches stand in, as typed."""
+        if not matches:
+            return ""
+        sentences = [self.text.tokens[m.first].sentence for m in matches]
+        start = self.bounds[min(sentences)][0]
+        end = self.bounds[max(sentences)][1]
+        return self.text.text[start:end]
+
+    def point(self, rubric: Rubric) -> Found:
+        """Whether one sentence makes the key point ``rubric`` describes, with the right figure."""
+        if not rubric.concepts:
+            return Found(made=False)
+        per_sentence = self._by_sentence(rubric)
+        wrong: dict[str, str] = {}
+        ranked = sorted(per_sentence.items(), key=lambda item: (-len(item[1]), item[0]))
+        for sentence, found in ranked:
+            if len(found) < rubric.required:
+                break
+            if self._forbidden(rubric):
+                return Found(made=False)
+            figure = self._stated_figure(rubric, sentence)
+            if figure is not None:
+                wrong = wrong or {"wrong_figure": figure, "expected_figure": _figure_text(rubric)}
+                continue
+            return Found(made=True, matches=tuple(found[i] for i in sorted(found)), sentence=sentence)
+        return Found(made=False, **(wrong or self._wrong_figure(rubric, per_sentence)))
+
+    def _stated_figure(self, rubric: Rubric, sentence: int) -> str | None:
+        """A figure said in the point's unit in ``sentence`` that is not the point's value (as typed).
+
+        None when the sentence states the value, or no figure in that unit.
+        """
+        if rubric.value is None or not rubric.value_unit:
+            return None
+        unit = phrase_tokens(rubric.value_unit)
+        tokens = self.text.tokens
+        said: list[Token] = []
+        for m in self.text.find(unit, negatable=False):
+            if tokens[m.first].sentence != sentence and tokens[m.first].sentence + 1 != sentence:
+                continue
+            before = tokens[m.first - 1] if m.first > 0 else None
+            if before is not None and before.number is not None:
+                said.append(before)
+        if not said:
+            return None
+        if any(_close(t.number or 0.0, rubric.value, rubric.value_rel_tol) for t in said):
+            return None
+        return self.text.text[said[0].start : said[0].end] + " " + rubric.value_unit
+
+    def _forbidden(self, rubric: Rubric) -> bool:
+        return any(self.text.find(phrase_tokens(p)) for p in rubric.forbid)
+
+    def _wrong_figure(self, rubric: Rubric, per_sentence: dict[int, dict[int, Match]]) -> dict[str, str]:
+        """Where the point's words stand with a figure other than its own: that figure, and its own."""
+        figures = [i for i, concept in enumerate(rubric.concepts) if _is_figure(concept)]
+        if len(figures) != 1:
+            return {}
+        if rubric.need == 1 or len(rubric.concepts) < 2:
+            return {}  # the figure is one way among others to make the point, not a must
+        figure = figures[0]
+        expected = rubric.concepts[figure][0]
+        for sentence, found in sorted(per_sentence.items()):
+            if figure in found or len(found) < rubric.required - 1:
+                continue
+            typed = [
+                t
+                for t in self.text.tokens
+                if t.sentence == sentence and t.number is not None and not t.negated and t.number != 0
+            ]
+            if typed:
+                wrong = self.text.text[typed[-1].start : typed[-1].end]
+                return {"wrong_figure": wrong, "expected_figure": expected}
+        return {}
+
+    def misconception(self, rubric: Rubric) -> Found:
+        """Whether one segment of a sentence asserts every concept of a misconception's rubric."""
+        if not rubric.concepts:
+            return Found(made=False)
+        per_segment: dict[int, dict[int, Match]] = {}
+        for index, concept in enumerate(rubric.concepts):
+            for m in sorted(self._matches(concept), key=lambda m: m.start):
+                per_segment.setdefault(self.text.tokens[m.first].segment, {}).setdefault(index, m)
+        between = sorted(
+            m.first for p in rubric.contrast for m in self.text.find(phrase_tokens(p), negatable=False)
+        )
+        for _, found in sorted(per_segment.items()):
+            if len(found) < len(rubric.concepts):
+                continue
+            first = min(m.first for m in found.values())
+            last = max(m.first for m in found.values())
+            if any(first < position < last for position in between):
+                continue
+            sentence = self.text.tokens[first].sentence
+            return Found(made=True, matches=tuple(found[i] for i in sorted(found)), sentence=sentence)
+        return Found(made=False)
+
+
+def _close(a: float, b: float, rel_tol: float) -> bool:
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=1e-12)
+
+
+def _figure_text(rubric: Rubric) -> str:
+    value = rubric.value or 0.0
+    return f"{value:,.4g} {rubric.value_unit}".strip()
+
+
+def cap_salad(reading: Reading, points: Sequence[Found]) -> list[Found]:
+    """A text that is mostly salad keeps its first point at most."""
+    if not reading.mostly_salad:
+        return list(points)
+    out: list[Found] = []
+    kept = False
+    for found in points:
+        if found.made and not kept:
+            out.append(found)
+            kept = True
+        else:
+            out.append(Found(made=False))
+    return out

@@ -1,0 +1,46 @@
+"""Whether a sentence says something, or strings terms together (keyword salad).
+
+A claim needs a relation between its terms: a verb, a function word that links them, or a symbol
+that does (``=``, ``→``, ``<``, ``≈``, ``:``). A sentence with none of these, or a list of short
+comma-separated terms with hardly any, makes no claim, whatever its vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W\d_][\w'’-]*|\d[\w.,]*", re.UNICODE)
+_RELATIONS = re.compile(r"[=→⇒<>≈≪≫∝≤≥~:↑↓]|->|=>|\bvs\b", re.IGNORECASE)
+# Words that link terms into a claim: auxiliaries, common verbs of the field, and connectives.
+_LINKS = frozenset(
+    str.split(
+        "is are was were be been being am isn't aren't it's that's there's has have had do does did doesn't "
+        "don't will would can could should may might must won't can't wouldn't so because since if when then "
+        "than which that means mean gives give makes make reads read takes take moves move waits wait "
+        "sits sit stays stay runs run hits hit limits limit sets set costs cost grows grow scales scale "
+        "halves halve doubles double needs need splits split shares share reuses reuse becomes become "
+        "fits fit turns turn falls fall rises rise goes go gets get helps help saves save cuts cut adds add "
+        "depends depend dominates dominate decides decide bounds determines determine matters matter "
+        "while whereas but not no never only each every per the a an to of by for with into from at on in as "
+        "reduces reduce increases increase lowers lower raises raise cuts shrinks shrink "
+        "grows stays keeps keep hides hide reuses saves uses use moves needs wins loses beats"
+    )
+)
+#: At most this many link words in a comma list of short terms, and it is still a list.
+_LIST_LINKS = 1
+_LIST_ITEMS = 4
+#: A sentence of this many words with no link and no relation at all is a string of terms.
+_BARE_WORDS = 6
+
+
+def is_salad(sentence: str) -> bool:
+    """True when ``sentence`` links none of its terms into a claim (short sentences never are)."""
+    words = _WORD.findall(sentence)
+    if len(words) < _LIST_ITEMS:
+        return False
+    links = sum(1 for w in words if w.lower().replace("’", "'") in _LINKS)
+    if _RELATIONS.search(sentence) is None and links == 0 and len(words) >= _BARE_WORDS:
+        return True
+    items = [item for item in re.split(r"[,;]", sentence) if item.strip()]
+    short = sum(1 for item in items if len(_WORD.findall(item)) <= 3)
+    return len(items) >= _LIST_ITEMS and short >= len(items) - 1 and links <= _LIST_LINKS
