@@ -84,7 +84,14 @@ _SEGMENT_WORDS = frozenset(_words("and but while whilst whereas or nor although 
 #: Clause openers after which a negation ending the clause before carries on ("not because ...").
 _CARRY_OPENERS = frozenset(_words("because since"))
 #: Clause openers that turn a rejecting sentence back to the speaker's own claim.
-_TURNS = frozenset(_words("but however yet whereas though although actually instead fact really rather"))
+_TURNS = frozenset(_words("but however yet whereas though although actually instead fact really rather :"))
+# Words of a rejecting frame itself: a clause of only these holds no claim yet ("A common mistake: ...").
+_FRAME_WORDS = frozenset(
+    _words(
+        "common typical classic frequent usual people some many think thinks say says saying thinking "
+        "assume assuming believe"
+    )
+)
 #: Words that frame a sentence's claim as wrong (checked on the raw, lower-cased word).
 _REJECTING = frozenset(
     _words(
@@ -298,8 +305,9 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int]]:
         while sentence < len(ends) and ends[sentence] < m.start():
             sentence += 1
             new_clause(";")
-        if _CLAUSE_MARKS.search(text, last_end, m.start()):
-            new_clause()
+        if (mark := _CLAUSE_MARKS.search(text, last_end, m.start())) is not None:
+            # A colon or a dash introduces what follows: after a rejected claim, the correction.
+            new_clause(":" if mark.group(0) in ":—–" else "")
         last_end = m.end()
         if m.group("sym") is not None:
             symbol = re.sub(r"\s+", " ", m.group("sym").lower())
@@ -381,11 +389,18 @@ def tokens(text: str) -> list[Token]:
     out: list[Token] = []
     # A rejection stops at the first clause of its sentence that turns ("but", "actually"...).
     turned: dict[int, int] = {}
+    claim_in: dict[int, int] = {}  # clause → its tokens that are not the frame's own words
+    for t in raw:
+        if t.raw not in _REJECTING and t.raw not in _FRAME_WORDS:
+            claim_in[t.clause] = claim_in.get(t.clause, 0) + 1
     for t in raw:
         first = rejecting.get(t.sentence)
         if first is None or t.sentence in turned:
             continue
-        if t.clause > first >= 0 and openers.get(t.clause, "") in _TURNS:
+        opener = openers.get(t.clause, "")
+        # A colon turns only once the rejected claim has been said ("X is a myth: in fact ...").
+        claim_said = opener != ":" or any(claim_in.get(c, 0) for c in range(first, t.clause))
+        if t.clause > first >= 0 and opener in _TURNS and claim_said:
             turned[t.sentence] = t.clause
         if t.raw in _TURNS and t.clause > first >= 0:
             turned.setdefault(t.sentence, t.clause)

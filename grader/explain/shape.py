@@ -44,3 +44,18 @@ def is_salad(sentence: str) -> bool:
     items = [item for item in re.split(r"[,;]", sentence) if item.strip()]
     short = sum(1 for item in items if len(_WORD.findall(item)) <= 3)
     return len(items) >= _LIST_ITEMS and short >= len(items) - 1 and links <= _LIST_LINKS
+
+
+#: Below this share of link words (and relation symbols), a text of :data:`_SPARSE_MIN_WORDS` words or
+#: more strings terms together: measured on labelled texts, written answers stay above 0.16.
+SPARSE_LINK_SHARE = 0.13
+_SPARSE_MIN_WORDS = 12
+
+
+def is_sparse(text: str) -> bool:
+    """True when a whole text has too few links between its terms to be making claims."""
+    words = _WORD.findall(text)
+    if len(words) < _SPARSE_MIN_WORDS:
+        return False
+    links = sum(1 for w in words if w.lower().replace("’", "'") in _LINKS)
+    return (links + len(_RELATIONS.findall(text))) / len(words) < SPARSE_LINK_SHARE
