@@ -83,6 +83,8 @@ _CLAUSE_WORDS = frozenset(
 _SEGMENT_WORDS = frozenset(_words("and but while whilst whereas or nor although though yet however"))
 #: Clause openers after which a negation ending the clause before carries on ("not because ...").
 _CARRY_OPENERS = frozenset(_words("because since"))
+#: Words after "neither" that it negates (to its "nor" or the clause's end, whichever is nearer).
+_NEITHER_REACH = 1
 #: Clause openers that turn a rejecting sentence back to the speaker's own claim.
 _TURNS = frozenset(_words("but however yet whereas though although actually instead fact really rather :"))
 # Words of a rejecting frame itself: a clause of only these holds no claim yet ("A common mistake: ...").
@@ -199,6 +201,13 @@ _REJECTING_PHRASES = re.compile(
     r"|\bcontrary to\b|\bthe idea that\b|\bone might think\b|\byou might think\b|\bit['’]?s easy to think\b",
     re.IGNORECASE,
 )
+# A frame that denies the whole statement after it, up to the full stop ("It is false that A; B").
+_DENYING_FRAME = re.compile(
+    r"\b(it\s+is|it['’]s|that\s+is|that['’]s)\s+(false|untrue|not\s+true|a\s+myth|wrong|incorrect|not\s+the\s+case)"
+    r"\s+that\b",
+    re.IGNORECASE,
+)
+_STATEMENT_END = re.compile(r"[.!?](\s|$)|\n")
 # A heading that introduces wrong beliefs ("Mistakes to avoid:", "Common misconceptions:").
 _REJECTING_HEADING = re.compile(
     r"(mistake|misconception|myth|pitfall|wrong|not to say|avoid)[^\n]{0,40}:\s*$", re.IGNORECASE
@@ -404,14 +413,28 @@ def tokens(text: str) -> list[Token]:
             turned[t.sentence] = t.clause
         if t.raw in _TURNS and t.clause > first >= 0:
             turned.setdefault(t.sentence, t.clause)
+    denied = [
+        (m.start(), end.start() if (end := _STATEMENT_END.search(text, m.end())) else len(text))
+        for m in _DENYING_FRAME.finditer(text)
+    ]
     seen_negation: set[int] = set()
+    near_neither: dict[int, int] = {}  # clause → tokens still covered by a "neither" in it
     for t in raw:
-        negated = t.clause in negating_clauses or t.clause in seen_negation
-        if t.norm == NOT:
+        negated = (
+            t.clause in negating_clauses or t.clause in seen_negation or near_neither.get(t.clause, 0) > 0
+        )
+        if t.clause in near_neither:
+            near_neither[t.clause] -= 1
+        if t.raw == "neither":
+            # "neither X nor Y": "neither" covers its own few words, "nor" the clause it opens.
+            near_neither[t.clause] = _NEITHER_REACH
+        elif t.norm == NOT:
             seen_negation.add(t.clause)
         first = rejecting.get(t.sentence)
         turn = turned.get(t.sentence)
-        rejected = first is not None and (turn is None or t.clause < turn)
+        rejected = (first is not None and (turn is None or t.clause < turn)) or any(
+            start <= t.start < end for start, end in denied
+        )
         out.append(
             Token(t.norm, t.number, t.start, t.end, t.sentence, t.clause, t.raw, negated, rejected, t.segment)
         )

@@ -8,6 +8,8 @@ anything, is caught where it is written.
 
 from __future__ import annotations
 
+import random
+
 from grader import Kind, Problem, check_explanation
 
 #: Technical prose about another subject: rubrics must find nothing in it.
@@ -35,6 +37,9 @@ def explanation_issue(problem: Problem) -> tuple[str, str] | None:
             f"the model answer shows the misconception(s) {', '.join(own.misconceptions)}",
             "make the misconception's phrases more specific (a whole wrong statement, not one word)",
         )
+    for issue in (_negation_issue(problem), _shuffle_issue(problem), _misconception_issue(problem)):
+        if issue is not None:
+            return issue
     stray = check_explanation(problem, OFF_TOPIC)
     if any(stray.hits) or stray.misconceptions:
         found = [f"key point {i}" for i, hit in enumerate(stray.hits) if hit] + list(stray.misconceptions)
@@ -42,4 +47,63 @@ def explanation_issue(problem: Problem) -> tuple[str, str] | None:
             f"an off-topic paragraph matches {', '.join(found)}",
             "use phrases specific to the subject, or need more concepts",
         )
+    return None
+
+
+#: A shuffled model answer may keep at most this share of the key points (word order carries claims).
+SHUFFLED_SHARE = 0.5
+
+
+def negated(statement: str) -> str:
+    """A statement's own negation, as a candidate might deny it."""
+    return f"It is false that {statement[:1].lower()}{statement[1:]}"
+
+
+def rejected(statement: str) -> str:
+    """A statement named in order to reject it."""
+    return f"A common mistake is to think that {statement}."
+
+
+def shuffled(text: str, *, seed: int = 0) -> str:
+    """The text's words in a fixed random order: the vocabulary without the claims."""
+    words = text.split()
+    random.Random(seed).shuffle(words)
+    return " ".join(words)
+
+
+def _negation_issue(problem: Problem) -> tuple[str, str] | None:
+    for i, point in enumerate(problem.key_points):
+        if check_explanation(problem, negated(point)).hits[i]:
+            return (
+                f"key point {i}'s own negation ('It is false that ...') still makes it",
+                "check that the point's phrases are not all negations themselves",
+            )
+    return None
+
+
+def _shuffle_issue(problem: Problem) -> tuple[str, str] | None:
+    made = sum(
+        check_explanation(problem, shuffled(problem.model_answer, seed=seed)).points_made for seed in range(3)
+    ) / 3
+    if made > SHUFFLED_SHARE * len(problem.key_points):
+        return (
+            f"the model answer shuffled still makes {made:.1f} of {len(problem.key_points)} points",
+            "give points concepts that must stand together (two or more), not one common word",
+        )
+    return None
+
+
+def _misconception_issue(problem: Problem) -> tuple[str, str] | None:
+    for m in problem.misconceptions:
+        statement = m.name[:1].upper() + m.name[1:] + "."
+        if m.name not in check_explanation(problem, statement).misconceptions:
+            return (
+                f"the misconception {m.name!r} is not found in its own statement",
+                "add the statement's wording to its concepts",
+            )
+        if m.name in check_explanation(problem, rejected(m.name)).misconceptions:
+            return (
+                f"the misconception {m.name!r} is still found when the statement is rejected",
+                "misconception phrases must not carry their own rejection",
+            )
     return None

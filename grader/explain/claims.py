@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.explain.lexicon import alternatives
-from grader.explain.shape import is_salad, is_sparse
+from grader.explain.shape import is_garbled, is_salad, is_sparse
 from grader.rubric import Rubric
 from grader.text_match import Match, Text, Token, phrase_tokens
 
@@ -65,7 +65,9 @@ class Reading:
         self.salad = {s for s, (start, _) in bounds.items() if is_salad(text[start : ends.get(s, len(text))])}
         salad_words = sum(1 for t in tokens if t.sentence in self.salad)
         #: Most of the text is salad: it makes one point at most.
-        self.mostly_salad = bool(tokens) and (salad_words * 2 >= len(tokens) or is_sparse(text))
+        self.mostly_salad = bool(tokens) and (
+            salad_words * 2 >= len(tokens) or is_sparse(text) or is_garbled(text)
+        )
 
     def sentence_text(self, sentence: int) -> str:
         """The sentence as typed."""

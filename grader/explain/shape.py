@@ -7,6 +7,7 @@ comma-separated terms with hardly any, makes no claim, whatever its vocabulary.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d[\w.,]*", re.UNICODE)
@@ -59,3 +60,33 @@ def is_sparse(text: str) -> bool:
         return False
     links = sum(1 for w in words if w.lower().replace("’", "'") in _LINKS)
     return (links + len(_RELATIONS.findall(text))) / len(words) < SPARSE_LINK_SHARE
+
+
+# Word order carries claims. A determiner is followed by a noun phrase, almost never by a function
+# word or a stop ("the of", "a is"): prose written by people keeps such pairs to about 3 % of its
+# determiners (measured on the labelled texts), text with its words scrambled to about 30 %.
+_DETERMINERS = frozenset(str.split("the a an its their each every this these"))
+_FUNCTION_WORDS = frozenset(
+    str.split(
+        "the a an of to in by for with from at on is are was and or but so that it as than be its their this"
+    )
+)
+_GARBLED_SHARE = 0.15
+_GARBLED_MIN = 2
+_TOKENS = re.compile(r"[^\W\d_][\w'’-]*|[.,;:!?]", re.UNICODE)
+
+
+def is_garbled(text: str) -> bool:
+    """True when the text's word order is broken: determiners followed by function words or stops."""
+    typed = _TOKENS.findall(text)
+    tokens = [t.lower() for t in typed]
+    determiners = bad = 0
+    for (word, after), (before, shown) in zip(
+        itertools.pairwise(tokens), itertools.pairwise(typed), strict=True
+    ):
+        if word in _DETERMINERS:
+            determiners += 1
+            bad += after in _FUNCTION_WORDS or after in ".,;:!?"
+        # "The", "It" in mid-sentence: a sentence's first word moved away from its start.
+        bad += shown[:1].isupper() and after in _FUNCTION_WORDS and before not in ".!?:;"
+    return bad >= _GARBLED_MIN and bad >= _GARBLED_SHARE * determiners

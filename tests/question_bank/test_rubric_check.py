@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 from pydantic import ValidationError
 
-from grader import Kind, check_explanation
+from grader import Kind, Problem, Rubric, check_explanation
 from question_bank import generate, load_bank
-from question_bank.rubric_check import OFF_TOPIC, explanation_issue
+from question_bank.rubric_check import OFF_TOPIC, explanation_issue, negated, rejected, shuffled
 from question_bank.schema import KeyPoint
 
 BANK = load_bank(include_shipped=True)
@@ -70,3 +70,53 @@ def test_rubric_schema_refuses_bad_shapes(raw: dict[str, object], message: str) 
     with pytest.raises(ValidationError) as caught:
         KeyPoint.model_validate(raw)
     assert message in str(caught.value)
+
+
+def _with_rubric(point: int, rubric: Rubric) -> Problem:
+    problem = generate(BANK.get("ridge-point-recall"), 0)
+    rubrics = list(problem.key_point_rubrics)
+    rubrics[point] = rubric
+    return replace(problem, key_point_rubrics=tuple(rubrics))
+
+
+def test_a_point_its_own_negation_still_makes_is_reported() -> None:
+    # A point written as two sentences: "It is false that ..." denies only the first.
+    problem = generate(BANK.get("ridge-point-recall"), 0)
+    broken = _with_rubric(4, Rubric(concepts=(("fewer bytes", "cut bytes"),)))
+    broken = replace(broken, key_points=(*problem.key_points[:4], "Faster math is no fix. Fewer bytes are."))
+    issue = explanation_issue(broken)
+    assert issue is not None and "own negation" in issue[0]
+
+
+def test_a_point_made_by_one_common_word_is_reported_by_the_shuffle() -> None:
+    terse = "below ridge → bandwidth-bound; above → compute-bound; ridge = peak / bandwidth ≈ 295 FLOP/B."
+    broken = replace(
+        generate(BANK.get("ridge-point-recall"), 0),
+        key_point_rubrics=(Rubric(concepts=(("bandwidth",),)),) * 5,
+        model_answer=terse,
+        misconceptions=(),
+    )
+    issue = explanation_issue(broken)
+    assert issue is not None and "shuffled" in issue[0]
+
+
+def test_a_misconception_its_statement_does_not_show_is_reported() -> None:
+    problem = generate(BANK.get("ridge-point-recall"), 0)
+    first = problem.misconceptions[0]
+    blind = replace(first, rubric=Rubric(concepts=(("bytes per flop",),)))
+    broken = replace(problem, misconceptions=(blind, *problem.misconceptions[1:]))
+    issue = explanation_issue(broken)
+    assert issue is not None and "not found in its own statement" in issue[0]
+
+
+@pytest.mark.parametrize("template", RECALL, ids=lambda t: t.id)
+def test_every_point_survives_neither_negation_nor_shuffling(template: object) -> None:
+    problem = generate(template, 0)  # type: ignore[arg-type]
+    for i, point in enumerate(problem.key_points):
+        assert not check_explanation(problem, negated(point)).hits[i], point
+    answer = problem.model_answer
+    scrambled = [check_explanation(problem, shuffled(answer, seed=s)).points_made for s in range(3)]
+    assert sum(scrambled) / 3 <= len(problem.key_points) / 2
+    for m in problem.misconceptions:
+        assert m.name in check_explanation(problem, m.name + ".").misconceptions
+        assert m.name not in check_explanation(problem, rejected(m.name)).misconceptions

@@ -1,0 +1,147 @@
+"""Typed explanations read as claims: polarity, framing, shorthand, figures, salad, and what never breaks."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader import Problem, check_explanation
+from grader.explanation import MAX_EXPLANATION_CHARS
+from grader.grading import MAX_RESPONSE_CHARS
+from grader.problem import Kind
+from question_bank import generate, load_bank
+from question_bank.rubric_check import OFF_TOPIC
+from question_bank.scenarios import generate_scenario
+
+BANK = load_bank()
+RIDGE = generate(BANK.get("ridge-point-recall"), 0)
+FUSION = generate(BANK.get("fusion-why"), 0)
+DECODE = generate(BANK.get("decode-weight-read-why"), 0)
+
+
+def _recall_problems() -> list[Problem]:
+    out: list[Problem] = [generate(t, 0) for t in BANK.templates if t.kind == "recall"]
+    for scenario in BANK.scenarios:
+        out.extend(s for s in generate_scenario(scenario, 0).steps if s.kind is Kind.RECALL)
+    return out
+
+
+RECALL = _recall_problems()
+
+
+def test_concepts_scattered_over_the_text_make_no_point() -> None:
+    together = "Below the ridge a kernel is bandwidth-bound: its time is bytes / bandwidth."
+    apart = "Below the ridge. Some words in between. A kernel is bandwidth-bound. Time is bytes / bandwidth."
+    assert check_explanation(RIDGE, together).hits[1]
+    assert not check_explanation(RIDGE, apart).hits[1]
+
+
+def test_negation_is_scoped_to_its_clause() -> None:
+    text = "Decode is not compute-bound, it is memory-bound: each step reads every weight once from HBM."
+    check = check_explanation(DECODE, text)
+    assert "batch-1 decode is compute-bound" not in check.misconceptions
+
+
+def test_a_denied_statement_makes_nothing() -> None:
+    assert not any(check_explanation(RIDGE, "It is false that " + RIDGE.key_points[1].lower()).hits)
+
+
+def test_not_because_negates_the_reason_it_introduces() -> None:
+    text = "Fusion helps not because it reduces FLOPs but because it cuts the memory round trips."
+    assert check_explanation(FUSION, text).misconceptions == ()
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "A common mistake is to think that fusion reduces FLOPs.",
+        "It's a myth that fusion reduces FLOPs.",
+        "People often think fusion reduces FLOPs, but it does the same math.",
+        "Mistakes to avoid:\n- fusion reduces FLOPs\n- element-wise ops are compute-bound",
+    ],
+)
+def test_a_misconception_named_to_reject_it_is_not_asserted(frame: str) -> None:
+    assert check_explanation(FUSION, frame).misconceptions == ()
+    assert "fusion reduces FLOPs" in check_explanation(FUSION, "Fusion reduces FLOPs.").misconceptions
+
+
+def test_shorthand_symbols_and_transposed_letters_read() -> None:
+    terse = "AI < ridge → BW-bound, t = bytes/BW, only AI × BW FLOP/s. Above → comptue-bound, t = FLOPs/peak."
+    check = check_explanation(RIDGE, terse)
+    assert check.hits[1] and check.hits[2]
+    assert check_explanation(FUSION, "cos is elementwise so it's memroy-bound: t = bytes/BW.").hits[0]
+
+
+def test_a_wrong_figure_voids_the_point_and_is_named() -> None:
+    right = "Ridge = peak / bandwidth = 989e12 / 3.35e12 ≈ 295 FLOP/B."
+    wrong = "Ridge = peak / bandwidth = 989e12 / 3.35e12 ≈ 29.5 FLOP/B."
+    assert check_explanation(RIDGE, right).hits[0]
+    check = check_explanation(RIDGE, wrong)
+    assert not check.hits[0]
+    typed, expected = check.wrong_figures[0]
+    assert typed.startswith("29.5") and expected.startswith("295")
+
+
+def test_keyword_salad_scores_at_most_one_point() -> None:
+    salad = (
+        "Ops:byte roofline H100 SXM 295 dense sparse fp8, intensity bandwidth-bound compute-bound, the ridge "
+        "divides the bytes of the peak so fusion quantisation batching."
+    )
+    check = check_explanation(RIDGE, salad)
+    assert check.points_made <= 1 and check.suggested_rating == "again"
+
+
+def test_a_plain_words_answer_makes_its_points() -> None:
+    plain = (
+        "Each step every number in the model is fetched once from memory and used for just one multiply and "
+        "one add. That is about one piece of math for every byte, far below the 200 the A100 could do, so "
+        "the fetching sets the pace."
+    )
+    check = check_explanation(DECODE, plain)
+    assert check.hits[0] and check.hits[1]
+
+
+def test_each_point_made_names_its_sentence() -> None:
+    text = "Some preamble. Below the ridge a kernel is bandwidth-bound: its time is bytes / bandwidth."
+    check = check_explanation(RIDGE, text)
+    assert check.hits[1] and "Below the ridge" in check.sentences[1] and "preamble" not in check.sentences[1]
+
+
+def test_the_reading_cap_is_the_recall_answer_cap_and_says_so() -> None:
+    assert MAX_RESPONSE_CHARS[Kind.RECALL] == MAX_EXPLANATION_CHARS
+    text = RIDGE.model_answer + ("\n\n" + OFF_TOPIC) * (MAX_EXPLANATION_CHARS // len(OFF_TOPIC) + 1)
+    check = check_explanation(RIDGE, text)
+    assert check.truncated and check.checkable and all(check.hits)
+
+
+@pytest.mark.parametrize("number", ["1e309", "1e400", "9" * 400, "1.7976931348623157e308", "3 × 10^999"])
+def test_huge_numbers_are_read_not_raised(number: str) -> None:
+    check = check_explanation(RIDGE, f"The ridge is {number} FLOP/B, peak / bandwidth, far from 295.")
+    assert check.checkable
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=400))
+def test_no_text_raises_or_loses_the_rubric(text: str) -> None:
+    check = check_explanation(RIDGE, text)
+    assert check.checkable and len(check.hits) == len(RIDGE.key_points)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(RECALL), st.data())
+def test_negating_a_point_never_makes_it(problem: Problem, data: st.DataObject) -> None:
+    i = data.draw(st.integers(0, len(problem.key_points) - 1))
+    frames = ["It is false that ", "It's not true that ", "It is not the case that "]
+    frame = data.draw(st.sampled_from(frames))
+    point = problem.key_points[i]
+    assert not check_explanation(problem, frame + point[:1].lower() + point[1:]).hits[i]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(RECALL), st.integers(0, 3))
+def test_an_unrelated_paragraph_never_changes_the_hits(problem: Problem, where: int) -> None:
+    base = problem.model_answer
+    paragraphs = base.split("\n\n")
+    paragraphs.insert(min(where, len(paragraphs)), OFF_TOPIC)
+    assert check_explanation(problem, "\n\n".join(paragraphs)).hits == check_explanation(problem, base).hits
