@@ -30,6 +30,7 @@ from grader import grade
 from grader.derivation import Step
 from grader.derivation_text import is_binary, result_text, to_binary
 from grader.follow_through import ScenarioProblem, StepProblem
+from grader.markdown import bank_markdown
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from question_bank.bank import Bank
@@ -125,8 +126,8 @@ def note_guid(template_id: str, seed: int) -> str:
 
 
 def markdown_html(text: str) -> str:
-    """Markdown (bold, code, lists, paragraphs) as HTML, raw HTML escaped."""
-    return _MARKDOWN.render(text).strip()
+    """Markdown (bold, code, lists, paragraphs) as HTML, raw HTML escaped, the field's B* kept."""
+    return _MARKDOWN.render(bank_markdown(text)).strip()
 
 
 def derivation_html(steps: Sequence[Step], *, answer_unit: str = "") -> str:

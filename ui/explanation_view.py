@@ -15,6 +15,8 @@ from datetime import datetime
 import streamlit as st
 
 from grader import ExplanationCheck, ExplanationRecord, check_explanation
+from grader.explanation import MAX_EXPLANATION_CHARS
+from grader.markdown import bank_markdown
 from grader.problem import Problem
 from ui import state_keys as keys
 from ui.context import now
@@ -86,31 +88,55 @@ def record_from_state(
     )
 
 
+def _point_caption(check: ExplanationCheck, index: int) -> str:
+    """Where a key point was made, or the figure that kept it from being made, or that it is missing."""
+    if check.hits[index]:
+        sentence = check.sentences[index] if index < len(check.sentences) else ""
+        if sentence:
+            return "Made in: “" + escape_markdown(" ".join(sentence.split())) + "”"
+        return "Found: " + ", ".join(f"“{escape_markdown(w)}”" for w in check.evidence[index])
+    typed, expected = check.wrong_figures[index] if index < len(check.wrong_figures) else ("", "")
+    if typed:
+        return (
+            f"Not made: your {escape_markdown(typed)} is not this point's figure; "
+            f"it is about {escape_markdown(expected)}."
+        )
+    return "Not found in what you wrote."
+
+
 def show_checks(
     problem: Problem, text: str, *, point_prefix: str, misconception_prefix: str
 ) -> ExplanationRecord:
     """The typed text with its evidence highlighted, one checkbox per key point and misconception.
 
+    Each point says the sentence that made it, the wrong figure, or that it is missing; each
+    misconception quotes the sentence that says it. The counts follow the ticks, overrules included.
     Returns the record as the checkboxes stand now (its ``suggested_rating`` follows the overrules).
     """
     check = check_explanation(problem, text)
     with st.container(border=True):
         st.markdown("**What you wrote**")
         st.markdown(highlighted_markdown(text, check))
+    if check.truncated:
+        st.caption(f"Only the first {MAX_EXPLANATION_CHARS:,} characters were read.")
     if not check.checkable:
         st.info("This question has no rubric to check against: compare with the key points yourself.")
-    found = f"{check.points_made} of {len(check.hits)}"
-    st.markdown(f"**Key points**: {found} found. Tick or untick one to overrule the check.")
-    for i, (point, hit, words) in enumerate(zip(problem.key_points, check.hits, check.evidence, strict=True)):
-        st.checkbox(point, value=hit, key=_point_key(point_prefix, i))
-        if hit:
-            st.caption("Found: " + ", ".join(f"“{w}”" for w in words))
-        else:
-            st.caption("Not found in what you wrote.")
+    # Drawn once the checkboxes below are, so that the count is that of the ticks, overrules included.
+    header = st.empty()
+    ticked = 0
+    for i, (point, hit) in enumerate(zip(problem.key_points, check.hits, strict=True)):
+        ticked += bool(st.checkbox(bank_markdown(point), value=hit, key=_point_key(point_prefix, i)))
+        st.caption(_point_caption(check, i))
+    header.markdown(
+        f"**Key points**: {ticked} of {len(check.hits)} made. Tick or untick one to overrule the check."
+    )
     by_name = {m.name: m for m in problem.misconceptions}
     for j, name in enumerate(check.misconceptions):
         correction = by_name[name].correction if name in by_name else ""
         st.error(f"**Misconception: {name}.** {correction}", icon=":material/report:")
+        if j < len(check.misconception_sentences) and check.misconception_sentences[j]:
+            said = " ".join(check.misconception_sentences[j].split())
+            st.caption("You wrote: “" + escape_markdown(said) + "”")
         st.checkbox(
             "I did say this (untick if it was read wrongly)",
             value=True,
@@ -262,7 +288,7 @@ def show_practice_checks(
         st.caption(f"Written in {checked['seconds']:.0f} s against a {checked['time_limit_s']:.0f} s clock.")
     with st.container(border=True):
         st.markdown("**Model answer**")
-        st.markdown(problem.model_answer or problem.explanation)
+        st.markdown(bank_markdown(problem.model_answer or problem.explanation))
     rating_buttons(record.suggested_rating, key_prefix=rate_prefix, on_rate=on_rate, shortcuts=shortcuts)
 
 
@@ -294,9 +320,9 @@ def show_recall_answer(
         explanation_input(on_check=lambda: check_practice_explanation(started_at))
         st.button("Show the model answer", key=reveal_key, type="secondary", on_click=on_reveal, shortcut="S")
     else:
-        st.markdown("**Key points**\n\n" + "\n".join(f"- {point}" for point in problem.key_points))
+        st.markdown("**Key points**\n\n" + "\n".join(f"- {bank_markdown(p)}" for p in problem.key_points))
         if problem.explanation:
-            st.markdown(problem.explanation)
+            st.markdown(bank_markdown(problem.explanation))
         st.markdown("How well did you recall it?")
         columns = st.columns(len(RATINGS))
         for column, rating, shortcut in zip(columns, RATINGS, RATING_SHORTCUTS, strict=True):
@@ -352,7 +378,9 @@ def show_confirmed_checks(problem: Problem, explanation: dict[str, object]) -> N
     if len(made) != len(problem.key_points):
         return
     lines = [
-        f"- {':green[:material/check:] made' if hit else ':red[:material/close:] missed'}: {point}"
+        "- "
+        + (":green[:material/check:] made" if hit else ":red[:material/close:] missed")
+        + f": {bank_markdown(point)}"
         for hit, point in zip(made, problem.key_points, strict=True)
     ]
     st.markdown(f"**Key points made: {sum(map(bool, made))} of {len(made)}**\n" + "\n".join(lines))

@@ -10,6 +10,7 @@ import streamlit as st
 
 from grader.diagnosis import slip_label
 from grader.hints import box_label
+from grader.markdown import bank_markdown
 from grader.problem import Kind, Problem
 from progress.mock_debrief import Answer, Debrief, Outcome, Result, answer_heading, response_text
 from progress.mock_scorecard import item_verdict, minutes_seconds, result_word
@@ -106,7 +107,8 @@ def show_outcome(
         if problem.key_points and (outcome.result is Result.AWAITING_RATING or outcome.explanation):
             exact.markdown("**Key points**  \nChecked one by one below.")
         elif problem.key_points:
-            exact.markdown("**Key points**\n" + "\n".join(f"- {point}" for point in problem.key_points))
+            points = "\n".join(f"- {bank_markdown(p)}" for p in problem.key_points)
+            exact.markdown("**Key points**\n" + points)
         else:
             exact.markdown(f"**{answer_heading(problem)}**  \n{exact_text(outcome)}")
         spent.markdown(f"**Time spent**  \n{minutes_seconds(outcome.time_spent_s)}")

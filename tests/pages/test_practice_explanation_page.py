@@ -75,7 +75,7 @@ def test_partial_explanation_shows_hits_and_misses(tmp_path: Path, bank: Bank) -
     assert _points(at, 4) == [True, True, False, False]
     assert _suggested(at) == "hard"
     captions = [c.value for c in at.caption]
-    assert any(c.startswith("Found:") and "memory-bound" in c for c in captions)
+    assert any(c.startswith("Made in:") and "Element\\-wise ops are memory\\-bound" in c for c in captions)
     assert any("Not found" in c for c in captions)
     highlighted = "".join(m.value for m in at.markdown)
     assert ":blue-background[memory\\-bound]" in highlighted
@@ -125,3 +125,33 @@ def test_the_clock_and_the_time_are_stored(tmp_path: Path) -> None:
     [attempt] = Store(tmp_path / "p.db").attempts()
     assert attempt.explanation is not None and attempt.explanation["time_limit_s"] == 60.0
     assert attempt.explanation["seconds"] == 0.0  # the fixed test clock started the timer at NOW
+
+
+def _count_line(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("**Key points**:"))
+
+
+def test_the_count_follows_the_ticks(tmp_path: Path) -> None:
+    at = _check(_page(tmp_path / "p.db"), PARTIAL)
+    assert _count_line(at).startswith("**Key points**: 2 of 4 made")
+    at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}2").check().run()
+    at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}3").check().run()
+    assert _count_line(at).startswith("**Key points**: 4 of 4 made")
+    at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}0").uncheck().run()
+    assert _count_line(at).startswith("**Key points**: 3 of 4 made")
+
+
+def test_a_misconception_quotes_the_sentence_that_says_it(tmp_path: Path) -> None:
+    at = _check(_page(tmp_path / "p.db"), WRONG)
+    assert "You wrote: “Fusion also reduces FLOPs”" in [c.value for c in at.caption]
+
+
+def test_a_wrong_figure_is_named_on_the_page(tmp_path: Path) -> None:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "p.db")
+    at.session_state[keys.CLOCK] = lambda: NOW
+    current = Current(template_id="ridge-point-recall", seed=1, scheduled=True, started_at=NOW)
+    at.session_state[keys.PRACTICE_CURRENT] = current.to_dict()
+    at = _check(at.run(), "The ridge is peak / bandwidth = 989e12 / 3.35e12 ≈ 29.5 FLOP/B.")
+    assert not at.exception
+    assert any(c.value.startswith("Not made: your 29\\.5") and "about 295" in c.value for c in at.caption)
