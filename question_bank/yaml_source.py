@@ -9,19 +9,21 @@ stays beside the data so that any later error can be traced back to its line.
 Hostile files are refused before they cost anything: a file that is not a regular file (a FIFO, a
 device) or larger than :data:`MAX_FILE_BYTES`, bytes that are not UTF-8 (with the line and column
 of the first), aliases that expand past :data:`MAX_EXPANDED_NODES` nodes (an "alias bomb": a few
-hundred bytes that nest anchors into billions of nodes), and Markdown images, which a browser would
-fetch from wherever they point.
+hundred bytes that nest anchors into billions of nodes), and texts holding a Markdown image or raw
+HTML (:mod:`question_bank.text_safety`): a browser would fetch an image from wherever it points.
 """
 
 from __future__ import annotations
 
-import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from question_bank.text_safety import HINT as TEXT_HINT
+from question_bank.text_safety import markup_flaw
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TAG_PREFIX = "tag:yaml.org,2002:"
@@ -35,8 +37,6 @@ PathPart = str | int
 MAX_FILE_BYTES = 1_000_000
 #: Nodes a file may hold once every alias is expanded (the shipped files hold a few thousand).
 MAX_EXPANDED_NODES = 20_000
-# A Markdown image, inline ![alt](target) or by reference ![alt][ref]: the browser fetches its target.
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\s*[(\[]")
 
 
 @dataclass(frozen=True)
@@ -173,15 +173,9 @@ def _structure_flaws(node: yaml.Node, path: tuple[PathPart, ...]) -> list[Flaw]:
             )
         )
         return flaws
-    if isinstance(node, yaml.ScalarNode) and _IMAGE.search(node.value):
-        flaws.append(
-            Flaw(
-                _line(node),
-                path,
-                "a Markdown image is not allowed: the browser would fetch it from wherever it points",
-                "describe the figure in words, or give a plain link: [title](https://...)",
-            )
-        )
+    refused = markup_flaw(node.value) if isinstance(node, yaml.ScalarNode) else None
+    if refused is not None:
+        flaws.append(Flaw(_line(node), path, refused, TEXT_HINT))
     if isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             flaws += _structure_flaws(item, (*path, index))
