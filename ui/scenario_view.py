@@ -17,7 +17,7 @@ from ui.answer_help import show_answer_help
 from ui.context import now
 from ui.explanation_view import practice_record, reset_practice_explanation, show_recall_answer
 from ui.render import show_verdict
-from ui.scenario_practice import ScenarioRun, run_state, scenario_chains, submit_step
+from ui.scenario_practice import ScenarioRun, lost_steps, run_state, scenario_chains, submit_step
 
 
 def _key(prefix: str, run: ScenarioRun, number: int) -> str:
@@ -33,6 +33,10 @@ def current_run(scenario: ScenarioProblem) -> ScenarioRun:
         seed=scenario.seed,
         now=now(),
     )
+    stale = lost_steps(run, scenario)
+    if stale is not None:
+        st.session_state[keys.PRACTICE_NOTICE] = stale
+        run = ScenarioRun(template_id=scenario.template_id, seed=scenario.seed, step_started_at=now())
     st.session_state[keys.PRACTICE_SCENARIO_RUN] = run
     return run
 
