@@ -16,10 +16,12 @@ from pathlib import Path
 from question_bank.errors import BankIssue, display_path
 from question_bank.loading import LoadResult
 
-#: Templates and scenarios a user bank may hold, all folders together (about a minute of ``validate``).
-MAX_USER_TEMPLATES = 1_000
-#: Bytes a user bank's files may hold in all (each file is at most 1 MB on its own).
-MAX_USER_BANK_BYTES = 4_000_000
+#: Templates and scenarios a user bank may hold, all folders together: 15 to 60 s of ``validate`` and of
+#: the app's first page, at 30 to 130 ms a template.
+MAX_USER_TEMPLATES = 500
+#: Bytes a user bank's files may hold in all (each file is at most 1 MB on its own): 500 templates of
+#: 4 kB, more than any template written out needs.
+MAX_USER_BANK_BYTES = 2_000_000
 _WHAT_TO_DO = (
     "keep the folders you are not drilling out of DRILL_BANK_DIRS, or validate them one folder at a time"
 )
