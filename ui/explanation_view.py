@@ -24,7 +24,7 @@ RATINGS = ("again", "hard", "good", "easy")
 TIMER_CHOICES = (0, 60, 120, 180)
 
 # Characters Streamlit's Markdown would read as formatting (and $ as LaTeX): typed text shows as typed.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&=])")
 
 
 def escape_markdown(text: str) -> str:
@@ -104,7 +104,7 @@ def show_checks(
     for i, (point, hit, words) in enumerate(zip(problem.key_points, check.hits, check.evidence, strict=True)):
         st.checkbox(point, value=hit, key=_point_key(point_prefix, i))
         if hit:
-            st.caption("Found: " + ", ".join(f"“{w}”" for w in words))
+            st.caption("Found: " + ", ".join(f"“{escape_markdown(w)}”" for w in words))
         else:
             st.caption("Not found in what you wrote.")
     by_name = {m.name: m for m in problem.misconceptions}

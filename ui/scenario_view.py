@@ -15,7 +15,12 @@ from progress.mock_debrief import Outcome
 from ui import state_keys as keys
 from ui.answer_help import show_answer_help
 from ui.context import now
-from ui.explanation_view import practice_record, reset_practice_explanation, show_recall_answer
+from ui.explanation_view import (
+    escape_markdown,
+    practice_record,
+    reset_practice_explanation,
+    show_recall_answer,
+)
 from ui.render import show_verdict
 from ui.scenario_practice import ScenarioRun, lost_steps, run_state, scenario_chains, submit_step
 
@@ -107,7 +112,7 @@ def _answered_step(problem: StepProblem, result: StepVerdict, response: str) -> 
     mark = "carried forward" if result.carried_forward else ("right" if result.correct else "wrong")
     with st.expander(f"Step {problem.step}: {problem.title} · {mark}", expanded=False):
         st.markdown(problem.prompt)
-        st.markdown(f"Your answer: `{response}`")
+        st.markdown(f"Your answer: {escape_markdown(response)}")  # as typed, never read as Markdown
         st.markdown(result.verdict.message)
 
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from scenario_kit import drawn
 from streamlit.testing.v1 import AppTest
 
 from progress import Store
@@ -74,7 +75,7 @@ def test_partial_explanation_shows_hits_and_misses(tmp_path: Path, bank: Bank) -
     assert not at.exception
     assert _points(at, 4) == [True, True, False, False]
     assert _suggested(at) == "hard"
-    captions = [c.value for c in at.caption]
+    captions = [drawn(c.value)[1] for c in at.caption]  # the words found are the user's, escaped
     assert any(c.startswith("Found:") and "memory-bound" in c for c in captions)
     assert any("Not found" in c for c in captions)
     highlighted = "".join(m.value for m in at.markdown)

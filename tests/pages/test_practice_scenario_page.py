@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from scenario_kit import exact_response
+from scenario_kit import drawn, exact_response
 from streamlit.testing.v1 import AppTest
 
 from grader import Verdict, VerdictStatus
@@ -215,7 +215,8 @@ def test_a_recall_step_explanation_is_checked_overruled_and_stored(tmp_path: Pat
     points = [at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}{i}") for i in range(len(recall.key_points))]
     assert [p.value for p in points] == [True, True, True, False]
     assert [p.label for p in points] == list(recall.key_points)
-    assert any(c.value.startswith("Found:") and "memory-bound" in c.value for c in at.caption)
+    captions = [drawn(c.value)[1] for c in at.caption]  # the words found are the user's, escaped
+    assert any(c.startswith("Found:") and "memory-bound" in c for c in captions)
     assert ":blue-background[memory\\-bound]" in "".join(m.value for m in at.markdown)
     assert any("Model answer" in m.value for m in at.markdown)
     assert _step_suggested(at) == "hard"
@@ -303,3 +304,17 @@ def test_a_scenario_that_lost_steps_since_it_was_started_starts_afresh(
     # The fresh run goes on as any other: the first step is answered and its feedback shown.
     _answer(at, scenario.steps[0], exact_response(scenario.steps[0]))
     assert "now has" not in " ".join(w.value for w in at.warning)
+
+
+def test_an_answered_step_shows_the_answer_as_typed(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank)
+    step = scenario.steps[0]
+    assert step.kind is Kind.NUMERIC
+    typed = f"`{exact_response(step)}`"  # read as the figure, in Markdown's backticks
+    at = _page(tmp_path / "p.db", scenario)
+    _answer(at, step, typed)
+    _next_step(at)
+    [shown] = [m.value for m in at.markdown if m.value.startswith("Your answer:")]
+    rendered, text = drawn(shown)
+    assert text == f"Your answer: {typed}"
+    assert "<code>" not in rendered
