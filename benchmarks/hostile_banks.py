@@ -7,14 +7,18 @@ Prints, each the median of ``--repeats`` runs:
 - loading a user template whose prompt holds ``--placeholders`` placeholders on one line (a prompt
   over 20,000 characters is refused, so 64,000 placeholders show the time of that refusal);
 - the app's bank (``usable_bank``: shipped templates generated for 1 seed, user templates for 700)
-  against the bare ``load_bank``, with and without one user template.
+  against the bare ``load_bank``, with and without one user template;
+- ``validate`` of ``--templates`` plain user templates in 10 files (run once: it takes a while), in
+  all and per template; past the user bank's limit (``MAX_USER_TEMPLATES``) it is refused at
+  load, by name, and nothing is generated.
 
-    .venv/bin/python benchmarks/hostile_banks.py [--repeats N] [--placeholders N]
+    .venv/bin/python benchmarks/hostile_banks.py [--repeats N] [--placeholders N] [--templates N]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import statistics
 import sys
 import tempfile
@@ -27,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import contextlib
 
 from question_bank import BankError, load_bank
+from question_bank.__main__ import validate
 from question_bank.generation_checks import SWEEP_SEEDS, usable_bank
 from question_bank.yaml_source import read_yaml
 
@@ -69,10 +74,39 @@ def _load(folder: Path) -> None:
         load_bank([folder])
 
 
+def _validate_large(root: Path, count: int, *, files: int = 10) -> None:
+    """Time ``validate`` of ``count`` distinct plain templates spread over ``files`` files."""
+    folder = root / "large"
+    folder.mkdir()
+    body = USER_TEMPLATE.format(prompt="{flops} over {n_bytes}?").split("\n", 1)[1]
+    for index in range(files):
+        ids = range(index, count, files)
+        text = "".join(body.replace("user-intensity", f"user-intensity-{i}") for i in ids)
+        (folder / f"bank{index}.yaml").write_text("templates:\n" + text, encoding="utf-8")
+    size_kb = sum(path.stat().st_size for path in folder.iterdir()) / 1000
+    with contextlib.redirect_stdout(io.StringIO()):
+        validate([])  # the shipped bank's sweep is remembered in the process: what follows is the user's
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = validate([str(folder)])
+    seconds = time.perf_counter() - started
+    said = out.getvalue().strip().splitlines()
+    what = f"validate of {count:,} plain templates in {files} files ({size_kb:.0f} kB)"
+    if code != 0:
+        print(f"{what}: exit {code} in {seconds:.1f} s, nothing generated; it says:")
+        print(f"  {said[0] if said else ''}")
+        return
+    print(
+        f"{what}: exit 0 in {seconds:.1f} s, {seconds / count * 1000:.0f} ms per template "
+        f"({len(SWEEP_SEEDS)} seeds each)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--placeholders", type=int, default=64_000)
+    parser.add_argument("--templates", type=int, default=500, help="plain user templates to validate")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -109,6 +143,7 @@ def main() -> None:
             f"shipped + 1 user template: load_bank {bare:.0f} ms, usable_bank "
             f"({len(SWEEP_SEEDS)} seeds for the user's) {checked:.0f} ms"
         )
+        _validate_large(root, args.templates)
 
 
 if __name__ == "__main__":

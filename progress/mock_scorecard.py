@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
@@ -33,6 +34,29 @@ class MockFacts:
 def cell(text: str) -> str:
     """Text made safe inside one Markdown table cell: one line, pipes escaped."""
     return " ".join(text.split()).replace("|", "\\|") or "—"
+
+
+def code_span(text: str) -> str:
+    """``text`` on one line as a Markdown code span, so that nothing in it is read as Markdown.
+
+    The fence is one backtick longer than the longest run inside, so no backtick typed can close it.
+    """
+    line = " ".join(text.split())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", line)), default=0) + 1)
+    pad = " " if line.startswith("`") or line.endswith("`") else ""
+    return f"{fence}{pad}{line}{pad}{fence}"
+
+
+def typed_answer(problem: Any, response: str | None, *, quote: Callable[[str], str] = code_span) -> str:
+    """The answer as shown back: an option's text for a choice, what was typed otherwise, through ``quote``.
+
+    ``quote`` makes what was typed inert as Markdown (by default a code span): an image or a link in it
+    stays text in any Markdown viewer.
+    """
+    shown = response_text(problem, response)
+    if not (response or "").strip() or shown != (response or "").strip():
+        return shown  # "(no answer)", or the text of the option picked (bank text, checked)
+    return quote(shown)
 
 
 def minutes_seconds(seconds: float) -> str:
@@ -122,7 +146,7 @@ def scorecard_markdown(
     for o in debrief.outcomes:
         title = problem_title(o.problem)
         lines.append(
-            f"| {o.position + 1} | {cell(title)} | {cell(response_text(o.problem, o.response))} "
+            f"| {o.position + 1} | {cell(title)} | {cell(typed_answer(o.problem, o.response))} "
             f"| {cell(exact_of(o))} | {result_word(o)} | {cell(slip_label(o.slip) if o.slip else '')} "
             f"| {minutes_seconds(o.time_spent_s)} |"
         )
@@ -151,7 +175,7 @@ def _problem_section(outcome: Outcome, *, exact: str, derivation: str) -> list[s
         *([setup.strip(), ""] if setup else []),
         problem.prompt.strip(),
         "",
-        f"- **Your answer:** {cell(response_text(problem, outcome.response))}",
+        f"- **Your answer:** {typed_answer(problem, outcome.response)}",
     ]
     made = list((outcome.explanation or {}).get("made", []))
     if problem.key_points and len(made) == len(problem.key_points):

@@ -3,8 +3,9 @@
     python -m question_bank validate [PATH...]          load and check the bank (exit 0 or 1)
     python -m question_bank sample TEMPLATE_ID --seed N [--bank PATH]   print one problem and its answer
     python -m question_bank coverage                     templates per checklist item, slips, pools
-    python -m question_bank anki --out FILE.apkg [--variants N] [--checklist ID ...] [--seed S]
-                                                         an Anki package of generated variants
+    python -m question_bank anki --out FILE.apkg [--variants N] [--checklist ID ...] [--seed S] [--force]
+                                                         an Anki package of generated variants (a new
+                                                         file, or an existing one with --force)
 
 ``validate`` checks the shipped bank, ``DRILL_BANK_DIRS`` and each PATH (a bank file or a folder
 of them) together, so duplicate ids across them are caught; then it generates every template for
@@ -175,12 +176,10 @@ def coverage() -> int:
     return 0
 
 
-def anki(out: str, *, variants: int, checklist: Sequence[str], seed: int) -> int:
+def anki(out: str, *, variants: int, checklist: Sequence[str], seed: int, force: bool = False) -> int:
     from question_bank.anki import write_anki
+    from question_bank.output_file import output_refusal, write_new
 
-    bank = _load(())
-    if bank is None:
-        return 1
     target = Path(out)
     if target.suffix != ".apkg":
         print(f"{out}: Anki imports packages named *.apkg; give --out a name ending in .apkg")
@@ -188,10 +187,24 @@ def anki(out: str, *, variants: int, checklist: Sequence[str], seed: int) -> int
     if not target.parent.is_dir():
         print(f"{target.parent}: no such folder; create it or give --out a path in an existing folder")
         return 2
+    refusal = output_refusal(target, flag="--out", force=force)
+    if refusal is not None:
+        print(refusal)
+        return 2
+    bank = _load(())
+    if bank is None:
+        return 1
     try:
-        summary = write_anki(target, bank, variants=variants, checklist=checklist, seed=seed)
+        summary = write_new(
+            target,
+            lambda file: write_anki(file, bank, variants=variants, checklist=checklist, seed=seed),
+            force=force,
+        )
     except ValueError as exc:
         print(f"{exc}.")
+        return 2
+    except FileExistsError:
+        print(f"{out}: appeared while the package was written; add --force to overwrite it")
         return 2
     except OSError as exc:
         print(f"{out}: cannot write the package ({exc.strerror or exc}); choose another --out path")
@@ -239,9 +252,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--checklist", action="extend", nargs="+", default=[], metavar="ID", help="only these checklist items"
     )
     deck.add_argument("--seed", type=int, default=0, metavar="S", help="first seed (0); then S+1, S+2...")
+    deck.add_argument("--force", action="store_true", help="overwrite the file at --out if there is one")
     args = parser.parse_args(argv)
     if args.command == "anki":
-        return anki(args.out, variants=args.variants, checklist=args.checklist, seed=args.seed)
+        return anki(
+            args.out, variants=args.variants, checklist=args.checklist, seed=args.seed, force=args.force
+        )
     if args.command == "validate":
         return validate(args.paths)
     if args.command == "sample":

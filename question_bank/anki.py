@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import IO
 
 import genanki
-from markdown_it import MarkdownIt
 
 from grader import grade
 from grader.derivation import Step
@@ -38,6 +37,7 @@ from question_bank.checklist import load_checklist
 from question_bank.errors import GenerationError
 from question_bank.generation import generate
 from question_bank.scenarios import generate_scenario
+from question_bank.text_safety import safe_html
 
 #: The parent deck; each checklist item's deck is ``PARENT_DECK::<item title>``.
 PARENT_DECK = "Roofline Drill"
@@ -60,9 +60,6 @@ FIELDS = (
     "References",
     "Source",
 )
-
-# Markdown as the app renders it, minus raw HTML: a bank author's "<" stays text on the card.
-_MARKDOWN = MarkdownIt("commonmark", {"html": False})
 
 _FRONT = """<div class="prompt">{{Prompt}}</div>
 {{#Options}}<div class="options">{{Options}}</div>{{/Options}}
@@ -126,8 +123,12 @@ def note_guid(template_id: str, seed: int) -> str:
 
 
 def markdown_html(text: str) -> str:
-    """Markdown (bold, code, lists, paragraphs) as HTML, raw HTML escaped, the field's B* kept."""
-    return _MARKDOWN.render(bank_markdown(text)).strip()
+    """Markdown (bold, code, lists, paragraphs) as HTML: raw HTML escaped, no image, links to http(s) only;
+    the field's B* kept.
+
+    Anki's card view is a web view, so a card must fetch and run nothing a bank text names.
+    """
+    return safe_html(bank_markdown(text))
 
 
 def derivation_html(steps: Sequence[Step], *, answer_unit: str = "") -> str:

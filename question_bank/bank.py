@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from question_bank.bank_limits import within_size_limit, within_template_limit
 from question_bank.catalog import PresetCatalog, shipped_catalog
 from question_bank.checklist import checklist_ids
 from question_bank.choices import Scenario
@@ -179,15 +180,17 @@ def load_bank(
     shipped = [QUESTIONS_DIR, POOLS_DIR] if include_shipped else []
     paths = [*shipped, *(Path(p) for p in extra_dirs), *env_dirs()]
     templates, pools, issues = bank_files(paths)
+    templates, pools, oversized = within_size_limit(templates, pools, shipped_roots=shipped)
     result = load_files(
         templates,
         pools,
         checklist_ids=checklist_ids(),
         catalog=catalog or shipped_catalog(),
     )
-    issues += result.issues
+    issues += oversized + result.issues
     shipped_root = QUESTIONS_DIR.resolve()
     shipped_files = {display_path(p) for p in templates if p.resolve().is_relative_to(shipped_root)}
+    issues += within_template_limit(result, shipped_files)
     bank = Bank(
         templates=result.templates,
         pools=result.pools,

@@ -1,7 +1,8 @@
 """Checks that a template's draws make usable problems: one set, run by ``validate`` and by the app.
 
-Usable means: it generates, a numeric answer is a finite positive number in its unit's dimension, and
-a recall problem's rubrics find its own model answer and nothing in off-topic prose.
+Usable means: it generates, a numeric answer is a finite positive number in its unit's dimension, a
+recall problem's rubrics find its own model answer and nothing in off-topic prose, and no text as
+drawn holds a Markdown image or raw HTML (:mod:`question_bank.text_safety`).
 
 A template can pass the schema and still fail for some seeds: a draw that divides by zero, an answer
 that overflows to infinity, a ``require`` list no draw meets. :func:`sweep_issues` generates each
@@ -32,6 +33,7 @@ from question_bank.generation import generate
 from question_bank.rubric_check import explanation_issue
 from question_bank.scenarios import ScenarioProblem, generate_scenario
 from question_bank.templates import ScenarioTemplate, Template
+from question_bank.text_safety import drawn_text_flaw
 
 _T = TypeVar("_T")
 
@@ -131,6 +133,10 @@ def _template_failure(template: Template, seeds: Sequence[int]) -> _Found:
         except Exception as exc:  # reported as the template's issue, whatever the call raised
             found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
         else:
+            # A text that would fetch or run something is refused before anything else is judged.
+            text = drawn_text_flaw(problem)
+            if text is not None:
+                return text.field, f"seed {seed}: {text.message}", text.hint
             rubric = explanation_issue(problem) if seed == RUBRIC_SEED else None
             found = problem_issue(problem) or rubric
         if found is not None:
@@ -148,6 +154,9 @@ def _scenario_failure(scenario: ScenarioTemplate, seeds: Sequence[int]) -> _Foun
             message = f"seed {seed}: generation failed: {type(exc).__name__}: {exc}"
             return "steps", message, "check the params and bindings"
         for index, step in enumerate(steps):
+            text = drawn_text_flaw(step)
+            if text is not None:
+                return text.field, f"seed {seed}: step {step.step}: {text.message}", text.hint
             found = problem_issue(step) or (explanation_issue(step) if seed == RUBRIC_SEED else None)
             if found is not None:
                 field = f"steps.{index}." + ("key_points" if step.kind is Kind.RECALL else "answer")

@@ -8,20 +8,23 @@ stays beside the data so that any later error can be traced back to its line.
 
 Hostile files are refused before they cost anything: a file that is not a regular file (a FIFO, a
 device) or larger than :data:`MAX_FILE_BYTES`, bytes that are not UTF-8 (with the line and column
-of the first), aliases that expand past :data:`MAX_EXPANDED_NODES` nodes (an "alias bomb": a few
-hundred bytes that nest anchors into billions of nodes), and Markdown images, which a browser would
-fetch from wherever they point.
+of the first), aliases that add more than :data:`MAX_EXPANDED_NODES` nodes once expanded (an "alias
+bomb": a few hundred bytes that nest anchors into billions of nodes), and texts holding a Markdown
+image or raw HTML (:mod:`question_bank.text_safety`): a browser would fetch an image from wherever
+it points.
 """
 
 from __future__ import annotations
 
-import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from question_bank.text_safety import HINT as TEXT_HINT
+from question_bank.text_safety import markup_flaw
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _TAG_PREFIX = "tag:yaml.org,2002:"
@@ -33,10 +36,9 @@ PathPart = str | int
 
 #: A bank file larger than this is refused unread (the shipped ones are about 30 kB).
 MAX_FILE_BYTES = 1_000_000
-#: Nodes a file may hold once every alias is expanded (the shipped files hold a few thousand).
+#: Nodes the aliases of a file may add once expanded (the shipped files use none); the file's own
+#: nodes do not count, since a large file written out in full costs what it weighs.
 MAX_EXPANDED_NODES = 20_000
-# A Markdown image, inline ![alt](target) or by reference ![alt][ref]: the browser fetches its target.
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\s*[(\[]")
 
 
 @dataclass(frozen=True)
@@ -121,35 +123,42 @@ def _read_text(path: Path) -> tuple[str, Flaw | None]:
 
 
 def _alias_bomb(root: yaml.Node) -> Flaw | None:
-    """A flaw at the smallest node whose aliases expand past :data:`MAX_EXPANDED_NODES`, else None.
+    """A flaw at the smallest node whose aliases add over :data:`MAX_EXPANDED_NODES` nodes, else None.
 
-    An alias is the same node object met again, so sizes are counted once per object (linear in the
-    file) and added up as the expansion would repeat them.
+    An alias is the same node object met again. Only what aliases add counts: a node met again
+    brings its whole expanded size, a node met first only what the aliases inside it add. So a large
+    file written out in full counts nothing, however many nodes it holds. Sizes are counted once per
+    object (linear in the file) and added up as the expansion would repeat them.
     """
-    sizes: dict[int, int] = {}
+    sizes: dict[int, int] = {}  # expanded size of each node object, once counted
     found: list[tuple[yaml.Node, str]] = []
     open_nodes: set[int] = set()
 
-    def size(node: yaml.Node) -> int:
+    def walk(node: yaml.Node) -> tuple[int, int]:
+        """The node's expanded size and the nodes aliases add to it, here where it is met."""
         if id(node) in open_nodes:  # an alias inside its own anchor: it expands for ever
             found.append((node, "an alias (*name) here refers to the anchor that contains it"))
-            return MAX_EXPANDED_NODES + 1
-        known = sizes.get(id(node))
-        if known is not None:
-            return known
+            return MAX_EXPANDED_NODES + 1, MAX_EXPANDED_NODES + 1
+        if id(node) in sizes:  # an alias: everything it stands for is added
+            return sizes[id(node)], sizes[id(node)]
         open_nodes.add(id(node))
-        total = 1
+        total, extra = 1, 0
+        children: list[yaml.Node] = []
         if isinstance(node, yaml.SequenceNode):
-            total += sum(size(item) for item in node.value)
+            children = list(node.value)
         elif isinstance(node, yaml.MappingNode):
-            total += sum(size(key) + size(value) for key, value in node.value)
+            children = [part for pair in node.value for part in pair]
+        for child in children:
+            size, more = walk(child)
+            total += size
+            extra += more
         open_nodes.discard(id(node))
-        if total > MAX_EXPANDED_NODES and not found:
+        if extra > MAX_EXPANDED_NODES and not found:
             found.append((node, f"aliases (*name) here expand to over {MAX_EXPANDED_NODES:,} YAML nodes"))
         sizes[id(node)] = total
-        return total
+        return total, extra
 
-    size(root)
+    walk(root)
     if not found:
         return None
     node, message = found[0]
@@ -173,15 +182,9 @@ def _structure_flaws(node: yaml.Node, path: tuple[PathPart, ...]) -> list[Flaw]:
             )
         )
         return flaws
-    if isinstance(node, yaml.ScalarNode) and _IMAGE.search(node.value):
-        flaws.append(
-            Flaw(
-                _line(node),
-                path,
-                "a Markdown image is not allowed: the browser would fetch it from wherever it points",
-                "describe the figure in words, or give a plain link: [title](https://...)",
-            )
-        )
+    refused = markup_flaw(node.value) if isinstance(node, yaml.ScalarNode) else None
+    if refused is not None:
+        flaws.append(Flaw(_line(node), path, refused, TEXT_HINT))
     if isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             flaws += _structure_flaws(item, (*path, index))

@@ -26,7 +26,7 @@ RATINGS = ("again", "hard", "good", "easy")
 TIMER_CHOICES = (0, 60, 120, 180)
 
 # Characters Streamlit's Markdown would read as formatting (and $ as LaTeX): typed text shows as typed.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&=])")
 
 
 def escape_markdown(text: str) -> str:

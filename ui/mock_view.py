@@ -12,13 +12,13 @@ from grader.diagnosis import slip_label
 from grader.hints import box_label
 from grader.markdown import bank_markdown
 from grader.problem import Kind, Problem
-from progress.mock_debrief import Answer, Debrief, Outcome, Result, answer_heading, response_text
-from progress.mock_scorecard import item_verdict, minutes_seconds, result_word
+from progress.mock_debrief import Answer, Debrief, Outcome, Result, answer_heading
+from progress.mock_scorecard import item_verdict, minutes_seconds, result_word, typed_answer
 from progress.mock_session import MockSession
 from progress.mock_timer import format_remaining, remaining
 from ui.answer_help import show_answer_help
 from ui.context import now
-from ui.explanation_view import show_confirmed_checks, show_mock_checks
+from ui.explanation_view import escape_markdown, show_confirmed_checks, show_mock_checks
 from ui.mock import ProblemUnavailableError, exact_text
 from ui.render import revisit_line, show_derivation, show_slip
 from ui.scenario_view import show_step_context
@@ -103,7 +103,8 @@ def show_outcome(
         show_step_context(problem, setup=getattr(problem, "step", None) == 1)
         st.markdown(problem.prompt)
         yours, exact, spent = st.columns(3)
-        yours.markdown(f"**Your answer**  \n{response_text(problem, outcome.response)}")
+        typed = typed_answer(problem, outcome.response, quote=escape_markdown)  # shown as typed
+        yours.markdown(f"**Your answer**  \n{typed}")
         if problem.key_points and (outcome.result is Result.AWAITING_RATING or outcome.explanation):
             exact.markdown("**Key points**  \nChecked one by one below.")
         elif problem.key_points:

@@ -210,6 +210,19 @@ def run_state(data: Any, *, template_id: str, seed: int, now: datetime) -> Scena
     return ScenarioRun(template_id=template_id, seed=seed, step_started_at=now)
 
 
+def lost_steps(run: ScenarioRun, scenario: ScenarioProblem) -> str | None:
+    """What to tell the user when ``run`` answered steps ``scenario`` no longer has (its bank was edited
+    since the run began), else None. Such a run cannot go on: the scenario starts afresh."""
+    n_steps = len(scenario.steps)
+    if all(1 <= number <= n_steps for number in run.verdicts) and run.moved_on <= n_steps:
+        return None
+    answered = f"{run.answered} {'was' if run.answered == 1 else 'were'} answered"
+    return (
+        f"This scenario changed since you started it: it now has {n_steps} steps, and {answered}. "
+        "It starts again from step 1; the answers you gave are saved."
+    )
+
+
 def scenario_chains(outcomes: Sequence[Outcome]) -> dict[tuple[str, int], list[Outcome]]:
     """A mock's outcomes of scenario steps, grouped by draw (scenario id, seed), each in step order."""
     chains: dict[tuple[str, int], list[Outcome]] = {}

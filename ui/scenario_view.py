@@ -15,9 +15,14 @@ from progress.mock_debrief import Outcome
 from ui import state_keys as keys
 from ui.answer_help import show_answer_help
 from ui.context import now
-from ui.explanation_view import practice_record, reset_practice_explanation, show_recall_answer
+from ui.explanation_view import (
+    escape_markdown,
+    practice_record,
+    reset_practice_explanation,
+    show_recall_answer,
+)
 from ui.render import show_verdict
-from ui.scenario_practice import ScenarioRun, run_state, scenario_chains, submit_step
+from ui.scenario_practice import ScenarioRun, lost_steps, run_state, scenario_chains, submit_step
 
 
 def _key(prefix: str, run: ScenarioRun, number: int) -> str:
@@ -33,6 +38,10 @@ def current_run(scenario: ScenarioProblem) -> ScenarioRun:
         seed=scenario.seed,
         now=now(),
     )
+    stale = lost_steps(run, scenario)
+    if stale is not None:
+        st.session_state[keys.PRACTICE_NOTICE] = stale
+        run = ScenarioRun(template_id=scenario.template_id, seed=scenario.seed, step_started_at=now())
     st.session_state[keys.PRACTICE_SCENARIO_RUN] = run
     return run
 
@@ -103,7 +112,7 @@ def _answered_step(problem: StepProblem, result: StepVerdict, response: str) -> 
     mark = "carried forward" if result.carried_forward else ("right" if result.correct else "wrong")
     with st.expander(f"Step {problem.step}: {problem.title} · {mark}", expanded=False):
         st.markdown(problem.prompt)
-        st.markdown(f"Your answer: `{response}`")
+        st.markdown(f"Your answer: {escape_markdown(response)}")  # as typed, never read as Markdown
         st.markdown(result.verdict.message)
 
 

@@ -1,6 +1,12 @@
-"""What the scenario page tests share: the exact response a step expects, as a user would type it."""
+"""What the page tests share: the exact response a step expects, as a user would type it, and what a
+browser draws of a Markdown element."""
 
 from __future__ import annotations
+
+import html
+import re
+
+from markdown_it import MarkdownIt
 
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
@@ -17,3 +23,9 @@ def exact_response(problem: Problem, *, recall: str = "good") -> str:
     if problem.kind is Kind.CHOICE:
         return str([c.correct for c in problem.choices].index(True))
     return recall
+
+
+def drawn(markdown: str) -> tuple[str, str]:
+    """A Markdown element as a CommonMark browser draws it: its HTML (raw HTML kept), and its text alone."""
+    rendered = MarkdownIt("commonmark").render(markdown)
+    return rendered, html.unescape(re.sub(r"<[^>]*>", "", rendered)).strip()

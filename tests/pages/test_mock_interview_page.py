@@ -8,6 +8,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from scenario_kit import drawn
 from streamlit.testing.v1 import AppTest
 
 from grader.problem import Kind, Problem
@@ -401,3 +402,16 @@ def test_the_last_minute_reminds_to_save_a_written_answer(
     clock.now += timedelta(seconds=65)
     at.run()
     assert any("Under a minute left" in w.value for w in at.warning) is reminded
+
+
+def test_a_typed_answer_is_shown_as_typed_at_the_debrief(db: Path, clock: FakeClock) -> None:
+    at = _start(_page(db, clock), n_problems=8)
+    position, _ = _first_numeric(at, db)
+    typed = "12 GB ![pixel](http://evil.example/p.png) <img src=http://evil.example/q.png> **&amp;**"
+    at.text_input(key=_answer_key(at, position)).input(typed).run()
+    _finish(at)
+    assert not at.exception
+    [shown] = [m.value for m in at.markdown if m.value.startswith("**Your answer**") and "evil" in m.value]
+    rendered, text = drawn(shown)
+    assert "<img" not in rendered and "<strong>&amp;" not in rendered
+    assert text == f"Your answer\n{typed}"

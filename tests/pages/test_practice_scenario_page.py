@@ -6,10 +6,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from scenario_kit import exact_response
+from scenario_kit import drawn, exact_response
 from streamlit.testing.v1 import AppTest
 
-from grader.follow_through import ScenarioProblem, StepProblem, carried_problem
+from grader import Verdict, VerdictStatus
+from grader.follow_through import ScenarioProblem, StepProblem, StepVerdict, carried_problem
 from grader.problem import Kind
 from grader.units import format_quantity
 from progress import Store
@@ -19,7 +20,7 @@ from question_bank import Bank, load_bank
 from question_bank.scenarios import generate_scenario
 from ui import state_keys as keys
 from ui.practice import Current
-from ui.scenario_practice import SCENARIOS
+from ui.scenario_practice import SCENARIOS, ScenarioRun
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -214,7 +215,8 @@ def test_a_recall_step_explanation_is_checked_overruled_and_stored(tmp_path: Pat
     points = [at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}{i}") for i in range(len(recall.key_points))]
     assert [p.value for p in points] == [True, True, True, False]
     assert [p.label for p in points] == list(recall.key_points)
-    assert any(c.value.startswith("Found:") and "memory-bound" in c.value for c in at.caption)
+    captions = [drawn(c.value)[1] for c in at.caption]  # the words found are the user's, escaped
+    assert any(c.startswith("Made in:") and "memory-bound" in c for c in captions)
     assert ":blue-background[memory\\-bound]" in "".join(m.value for m in at.markdown)
     assert any("Model answer" in m.value for m in at.markdown)
     assert _step_suggested(at) == "hard"
@@ -265,3 +267,54 @@ def test_a_recall_step_left_empty_is_revealed_and_self_rated(tmp_path: Path, ban
     attempt = {a.params["step"]: a for a in Store(tmp_path / "p.db").attempts()}[recall.step]
     assert (attempt.response, attempt.status, attempt.explanation) == ("again", "incorrect", None)
     assert attempt.checklist_item == recall.checklist_item
+
+
+@pytest.mark.parametrize("feedback", [True, False], ids=["feedback-on-screen", "moved-on"])
+def test_a_scenario_that_lost_steps_since_it_was_started_starts_afresh(
+    tmp_path: Path, bank: Bank, feedback: bool
+) -> None:
+    # The run in this tab answered more steps than the scenario now has (its bank was edited meanwhile).
+    scenario = _scenario(bank)
+    extra = len(scenario.steps) + 2
+    verdicts = {n: StepVerdict(n, Verdict(VerdictStatus.CORRECT, score=1.0)) for n in range(1, extra + 1)}
+    run = ScenarioRun(
+        scenario.template_id,
+        SEED,
+        NOW,
+        responses={n: "1 GB" for n in verdicts},
+        verdicts=verdicts,
+        moved_on=extra - 1 if feedback else extra,
+    )
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state[keys.DB_PATH] = str(tmp_path / "p.db")
+    at.session_state[keys.CLOCK] = lambda: NOW
+    at.session_state[keys.RNG_SEED] = 7
+    current = Current(scenario.template_id, SEED, scheduled=True, started_at=NOW - timedelta(seconds=30))
+    at.session_state[keys.PRACTICE_CURRENT] = current.to_dict()
+    at.session_state[keys.PRACTICE_SCENARIO_RUN] = run
+    at.run()
+    assert not at.exception
+    notices = " ".join(w.value for w in at.warning)
+    assert f"now has {len(scenario.steps)} steps, and {extra} were answered" in notices
+    assert "starts again from step 1" in notices and "answers you gave are saved" in notices
+    text = " ".join(m.value for m in at.markdown)
+    assert f"Step 1 of {len(scenario.steps)}" in text
+    fresh = at.session_state[keys.PRACTICE_SCENARIO_RUN]
+    assert fresh.verdicts == {} and fresh.moved_on == 0
+    # The fresh run goes on as any other: the first step is answered and its feedback shown.
+    _answer(at, scenario.steps[0], exact_response(scenario.steps[0]))
+    assert "now has" not in " ".join(w.value for w in at.warning)
+
+
+def test_an_answered_step_shows_the_answer_as_typed(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank)
+    step = scenario.steps[0]
+    assert step.kind is Kind.NUMERIC
+    typed = f"`{exact_response(step)}`"  # read as the figure, in Markdown's backticks
+    at = _page(tmp_path / "p.db", scenario)
+    _answer(at, step, typed)
+    _next_step(at)
+    [shown] = [m.value for m in at.markdown if m.value.startswith("Your answer:")]
+    rendered, text = drawn(shown)
+    assert text == f"Your answer: {typed}"
+    assert "<code>" not in rendered

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from mock_kit import KV, PROBLEMS, REGIME, RIDGE, T0, WHY, fake_grade
 
 from progress.mock_config import MockConfig
@@ -83,3 +84,40 @@ def test_a_choice_is_shown_as_the_right_answer_and_a_figure_as_the_exact_one() -
 
     assert answer_heading(REGIME) == "Right answer"
     assert answer_heading(PROBLEMS[0]) == "Exact answer"
+
+
+HOSTILE_ANSWERS = [
+    "![pixel](http://evil.example/p.png) 800",
+    "a `![pixel](http://evil.example/p.png)` b",
+    "``![pixel](http://evil.example/p.png)``",
+    "<img src=http://evil.example/p.png> 800 | 9",
+    "![pixel\nline](http://evil.example/p.png)",
+]
+
+
+def _markdown_tokens(text: str) -> list[tuple[str, str]]:
+    """Every token of ``text`` as a GFM viewer reads it (tables on), inline ones included."""
+    from markdown_it import MarkdownIt
+
+    found: list[tuple[str, str]] = []
+    stack = list(MarkdownIt("commonmark").enable("table").parse(text))
+    while stack:
+        token = stack.pop(0)
+        found.append((token.type, token.content))
+        stack[:0] = token.children or []
+    return found
+
+
+@pytest.mark.parametrize("typed", HOSTILE_ANSWERS)
+def test_a_typed_answer_is_inert_in_the_scorecard(typed: str) -> None:
+    result = debrief([KV], _answers(p0=typed), grade=fake_grade)
+    facts = MockFacts(
+        mock_id=3, started_at=T0, finished_at=T0 + timedelta(minutes=1),
+        config=MockConfig(duration_s=900, n_problems=1),
+    )  # fmt: skip
+    tokens = _markdown_tokens(scorecard_markdown(result, facts=facts, item_titles={}))
+    assert not [kind for kind, _ in tokens if kind in ("image", "html_inline", "html_block")]
+    # In the table and in the problem's section, the answer reads exactly as typed (on one line).
+    one_line = " ".join(typed.split())
+    spans = [content.replace("\\|", "|") for kind, content in tokens if kind == "code_inline"]
+    assert spans.count(one_line) == 2, spans

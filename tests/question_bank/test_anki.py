@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
+import stat
+import threading
 import zipfile
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -14,6 +18,7 @@ from grader.problem import Kind
 from question_bank import generate, load_bank, load_checklist
 from question_bank.__main__ import main
 from question_bank.anki import FIELDS, MODEL_ID, PARENT_DECK, build_cards, note_guid, write_anki
+from question_bank.output_file import write_new
 
 TITLES = {item.id: item.title for item in load_checklist()}
 
@@ -201,3 +206,62 @@ def test_a_binary_unit_question_shows_its_derivation_in_binary_units(bank) -> No
         derivation = card.fields["Derivation"]
         assert "iB" in derivation, template.id
         assert not re.search(r"\d [KMGT]B\b", derivation), template.id
+
+
+def _anki_aside(argv: list[str]) -> int | None:
+    """``main(argv)`` in a thread, so that a write that blocks (a FIFO with no reader) fails the test."""
+    done: list[int] = []
+    worker = threading.Thread(target=lambda: done.append(main(argv)), daemon=True)
+    worker.start()
+    worker.join(timeout=120)
+    return done[0] if done else None
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "forced"])
+def test_cli_refuses_a_fifo_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], force: list[str]
+) -> None:
+    fifo = tmp_path / "pipe.apkg"
+    os.mkfifo(fifo)
+    assert _anki_aside(["anki", "--out", str(fifo), "--variants", "1", *force]) == 2
+    assert "is not a regular file (a FIFO, a device or a socket)" in capsys.readouterr().out
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "forced"])
+def test_cli_never_writes_through_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], force: list[str]
+) -> None:
+    kept = tmp_path / "notes.txt"
+    kept.write_text("precious", encoding="utf-8")
+    link = tmp_path / "drill.apkg"
+    link.symlink_to(kept)
+    assert _anki_aside(["anki", "--out", str(link), "--variants", "1", *force]) == 2
+    assert "is a symbolic link" in capsys.readouterr().out
+    assert kept.read_text(encoding="utf-8") == "precious" and link.is_symlink()
+
+
+def test_cli_overwrites_an_existing_file_only_with_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "drill.apkg"
+    out.write_bytes(b"an older export")
+    assert main(["anki", "--out", str(out), "--variants", "1"]) == 2
+    assert "already exists; add --force to overwrite it" in capsys.readouterr().out
+    assert out.read_bytes() == b"an older export"
+    assert main(["anki", "--out", str(out), "--variants", "1", "--force"]) == 0
+    assert read_package(out, tmp_path)["notes"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+
+
+def test_a_file_that_appears_during_the_write_is_kept(tmp_path: Path) -> None:
+    out = tmp_path / "drill.apkg"
+
+    def write(file: IO[bytes]) -> None:
+        file.write(b"new package")
+        out.write_bytes(b"written meanwhile")
+
+    with pytest.raises(FileExistsError):
+        write_new(out, write, force=False)
+    assert out.read_bytes() == b"written meanwhile"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["drill.apkg"]
