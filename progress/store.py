@@ -46,6 +46,9 @@ _ACCESS_CODES = frozenset({3, 8, 14, 23})  # SQLITE_PERM, SQLITE_READONLY, SQLIT
 _BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
 _FULL_CODE = 13  # SQLITE_FULL
 _IOERR_CODE = 10  # SQLITE_IOERR
+# Below this much free space an I/O error is taken for a full disk: SQLite reports ENOSPC as
+# SQLITE_FULL only on a plain write; growing the -shm file, an fsync or a truncate say SQLITE_IOERR.
+_FULL_DISK_BYTES = 1 << 20
 _ERROR_CODE = 1  # SQLITE_ERROR, e.g. "no such table" in a file emptied under the app
 # Databases this process has opened and prepared: one of them missing or empty later was deleted or
 # truncated under the app, which is refused rather than silently started afresh. Shared by every
@@ -173,6 +176,8 @@ class Store:
             if code in _BUSY_CODES:
                 raise DatabaseBusyError(self.path) from exc
             if code == _FULL_CODE:
+                raise DiskFullError(self.path) from exc
+            if code == _IOERR_CODE and _disk_full(self.path):
                 raise DiskFullError(self.path) from exc
             if code == _IOERR_CODE:
                 raise DatabaseAccessError(self.path, f"the disk reported an error ({exc})") from exc
@@ -361,6 +366,19 @@ class Store:
 def _primary_code(exc: sqlite3.Error) -> int | None:
     code = getattr(exc, "sqlite_errorcode", None)
     return None if code is None else code & 0xFF
+
+
+def free_bytes(folder: Path) -> int:
+    """Free space for this user on the file system holding ``folder``."""
+    found = os.statvfs(folder)
+    return found.f_bavail * found.f_frsize
+
+
+def _disk_full(path: Path) -> bool:
+    try:
+        return free_bytes(path.absolute().parent) < _FULL_DISK_BYTES
+    except OSError:
+        return False
 
 
 def insert_attempts(conn: sqlite3.Connection, attempts: Iterable[Attempt]) -> list[int]:
