@@ -166,9 +166,14 @@ def _rate(
     session: MockSession, position: int, rating: str, explanation: dict[str, object] | None = None
 ) -> None:
     try:
-        rate_recall(store, session=session, position=position, self_rating=rating, explanation=explanation)
+        rated = rate_recall(
+            store, session=session, position=position, self_rating=rating, explanation=explanation
+        )
     except StoreError as exc:
         _notice("error", str(exc))
+        return
+    if not rated:
+        _notice("warning", f"Mock #{session.id}'s score is already final: this rating was not saved.")
 
 
 def _finish(session: MockSession) -> None:

@@ -29,6 +29,7 @@ from progress.mocks import (
     MAX_ROW_ID,
     Mock,
     MockRunningError,
+    MockSettledError,
     MockStatus,
     finish_mock,
     finish_mock_in,
@@ -233,11 +234,17 @@ def rate_recall(
     explanation: Mapping[str, Any] | None = None,
 ) -> bool:
     """Record the self-rating of an answered recall problem at the debrief, before the score is final,
-    with the explanation's key-point checks as the user confirmed or overruled them."""
+    with the explanation's key-point checks as the user confirmed or overruled them.
+
+    False, and nothing changed, when the mock is running or settled (checked in the store, so also
+    when ``session`` was read before another tab settled it) or has no answer at ``position``."""
     rating_for_recall(self_rating)  # raises ValueError naming the four ratings
     if session.running or session.settled:
         return False
-    return rate_mock_answer(store, session.id, position, self_rating.strip().lower(), explanation)
+    try:
+        return rate_mock_answer(store, session.id, position, self_rating.strip().lower(), explanation)
+    except MockSettledError:  # settled since ``session`` was read (another tab, another rerun)
+        return False
 
 
 def _attempt(outcome: Outcome, *, mock_id: int, answer: Answer | None, finished_at: datetime) -> Attempt:

@@ -12,6 +12,7 @@ from progress import Mode, Settings, Store, card_states
 from progress.mock_config import MockConfig, ProblemRef
 from progress.mock_session import (
     MockRunningError,
+    MockSession,
     Refusal,
     close_expired,
     finish,
@@ -24,7 +25,7 @@ from progress.mock_session import (
     submit,
 )
 from progress.mock_timer import remaining
-from progress.mocks import mock_answers
+from progress.mocks import MockSettledError, mock_answers, rate_mock_answer, save_mock_answer
 
 REFS = [ProblemRef(p.template_id, p.seed) for p in PROBLEMS]
 
@@ -140,6 +141,44 @@ def test_recall_is_rated_at_the_debrief_before_anything_is_stored(store: Store) 
     assert "**Score: 20%**" in scorecard
     recall = next(a for a in store.attempts() if a.template_id == WHY.template_id)
     assert (recall.status.value, recall.response) == ("correct", "good")
+
+
+def _settled_with_a_stale_tab(store: Store) -> tuple[int, MockSession]:
+    """A mock settled by one tab, and the session another tab read while its debrief waited for a rating."""
+    mock_id = _start(store)
+    submit(store, mock_id=mock_id, position=3, response="a multiply-add is two FLOPs", now=T0)
+    finish(store, mock_id=mock_id, now=T0 + timedelta(minutes=1))
+    stale = load(store, mock_id)
+    assert stale is not None and not stale.settled
+    assert rate_recall(store, session=stale, position=3, self_rating="again")
+    settle(store, stale, PROBLEMS, grade=fake_grade, now=T0)
+    return mock_id, stale
+
+
+def test_a_stale_tab_cannot_rate_or_overrule_a_settled_mock(store: Store) -> None:
+    mock_id, stale = _settled_with_a_stale_tab(store)
+    score = load(store, mock_id).mock.score  # type: ignore[union-attr]
+    checked = {"text": "a multiply-add is two FLOPs", "made": [True], "score": 1.0}
+    assert not rate_recall(store, session=stale, position=3, self_rating="good")
+    assert not rate_recall(store, session=stale, position=3, self_rating="good", explanation=checked)
+    [answer] = mock_answers(store, mock_id)
+    assert (answer.self_rating, answer.explanation) == ("again", None)
+    # The debrief drawn from the store agrees with the stored score.
+    again, _ = settle(store, stale, PROBLEMS, grade=fake_grade, now=T0)
+    assert again.score == score == 0.0
+
+
+def test_no_write_reaches_a_settled_mocks_answers_by_any_path(store: Store) -> None:
+    mock_id, _ = _settled_with_a_stale_tab(store)
+    with pytest.raises(MockSettledError):
+        rate_mock_answer(store, mock_id, 3, "easy")
+    with pytest.raises(MockSettledError):
+        save_mock_answer(store, mock_id, 3, "changed", T0, 1.0)
+    with pytest.raises(MockSettledError), store.connect() as conn:
+        save_mock_answer(conn, mock_id, 0, "800", T0, 1.0)
+    assert [(a.position, a.response, a.self_rating) for a in mock_answers(store, mock_id)] == [
+        (3, "a multiply-add is two FLOPs", "again")
+    ]
 
 
 @pytest.mark.parametrize("updates_schedule", [False, True])
