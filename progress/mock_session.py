@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 from typing import Any
 
 from progress.attempt import Attempt, Mode, Status
-from progress.mock_config import MockConfig, ProblemRef
+from progress.mock_config import Mix, MockConfig, ProblemRef
 from progress.mock_debrief import Answer, Debrief, Grade, Outcome, ProblemLike, debrief, is_recall
 from progress.mock_scorecard import MockFacts, scorecard_markdown
 from progress.mock_timer import deadline_for, is_expired
@@ -57,11 +57,14 @@ class MockSession:
 
     @staticmethod
     def of(mock: Mock) -> MockSession:
-        return MockSession(
-            mock=mock,
-            config=MockConfig.from_dict(mock.config, duration_s=mock.duration_s),  # type: ignore[arg-type]
-            problems=tuple(ProblemRef.from_dict(p) for p in mock.problems),  # type: ignore[arg-type]
-        )
+        config = MockConfig.from_dict(mock.config, duration_s=mock.duration_s)  # type: ignore[arg-type]
+        problems = tuple(ProblemRef.from_dict(p) for p in mock.problems)  # type: ignore[arg-type]
+        singles = single_problem_count(problems)
+        if config.mix is Mix.INTERVIEW and singles and config.n_problems == len(problems) > singles:
+            # Stored by an earlier version with the scenarios' steps counted in: a new mock started
+            # from this one's settings would ask for that many single problems, more each time.
+            config = replace(config, n_problems=singles)
+        return MockSession(mock=mock, config=config, problems=problems)
 
     @property
     def id(self) -> int:
@@ -100,6 +103,11 @@ class Submission:
     accepted: bool
     refusal: Refusal | None = None
     message: str = ""
+
+
+def single_problem_count(problems: Sequence[ProblemRef]) -> int:
+    """How many of a mock's problems are single problems, not steps of a scenario."""
+    return sum(ref.step is None for ref in problems)
 
 
 def load(store: Store, mock_id: int) -> MockSession | None:
@@ -151,8 +159,10 @@ def start(store: Store, *, config: MockConfig, problems: Sequence[ProblemRef], n
     Closing the expired mocks, the check for a running one and the insert are one write transaction,
     so two starts at once (two tabs, two processes) start one mock; the other gets ``MockRunningError``.
     """
-    if len(problems) != config.n_problems:
-        raise ValueError(f"the config asks for {config.n_problems} problems, {len(problems)} were given")
+    # An interview's scenario steps come on top of the single problems the config counts.
+    given = single_problem_count(problems) if config.mix is Mix.INTERVIEW else len(problems)
+    if given != config.n_problems:
+        raise ValueError(f"the config asks for {config.n_problems} problems, {given} were given")
     started_at = as_utc(now)
     with store.connect() as conn:
         running = running_mock_in(conn)
