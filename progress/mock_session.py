@@ -14,6 +14,7 @@ in, so this module needs neither the bank nor the grader.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
@@ -42,7 +43,7 @@ from progress.mocks import (
     running_mock_in,
     save_mock_answer,
 )
-from progress.scheduling import rating_for_answer, rating_for_recall, rating_for_status, review
+from progress.scheduling import rating_for_answer, rating_for_recall, rating_for_status, review_in
 from progress.store import Store, insert_attempts
 from progress.utc import as_utc
 
@@ -279,24 +280,35 @@ def _attempt(outcome: Outcome, *, mock_id: int, answer: Answer | None, finished_
     )
 
 
-def _claim_and_record(
-    store: Store, *, mock_id: int, score: float, scorecard: str, attempts: list[Attempt]
+def _claim_record_and_review(
+    store: Store,
+    *,
+    session: MockSession,
+    score: float,
+    scorecard: str,
+    outcomes: Sequence[Outcome],
+    attempts: list[Attempt],
+    now: datetime,
+    enable_fuzzing: bool,
 ) -> bool:
-    # Setting the score and storing the attempts share one transaction, and the score is set only
-    # while it is still empty: two reruns settling at once store the attempts exactly once.
+    # The score, the attempts and the card reviews are one transaction, and the score is set only
+    # while it is still empty: two reruns settling at once store the attempts exactly once, and a
+    # process killed part way leaves the mock unsettled, so the next look at it settles it whole.
     with store.connect() as conn:
         claimed = conn.execute(
             "UPDATE mocks SET score = ?, scorecard = ? WHERE id = ? AND status = ? AND score IS NULL",
-            (score, scorecard, mock_id, MockStatus.FINISHED.value),
+            (score, scorecard, session.id, MockStatus.FINISHED.value),
         ).rowcount
         if not claimed:
             return False
         insert_attempts(conn, attempts)
+        if session.config.updates_schedule:
+            _review_cards(conn, outcomes, attempts, now=now, enable_fuzzing=enable_fuzzing)
     return True
 
 
 def _review_cards(
-    store: Store,
+    conn: sqlite3.Connection,
     outcomes: Sequence[Outcome],
     attempts: Sequence[Attempt],
     *,
@@ -319,8 +331,8 @@ def _review_cards(
         else:
             recall_rating = outcome.self_rating if is_recall(outcome.problem) else None
             rating = rating_for_answer(status=attempt.status, self_rating=recall_rating)
-        review(
-            store,
+        review_in(
+            conn,
             template_id=attempt.template_id,
             checklist_item=attempt.checklist_item,
             rating=rating,
@@ -347,7 +359,7 @@ def settle(
 
     Returns the debrief and its Markdown scorecard (provisional while ratings are missing). The first
     call that finds the score final stores the attempts, the score and the scorecard, and reviews the
-    FSRS cards when the mock says so (each review in its own transaction, after the attempts).
+    FSRS cards when the mock says so, all in one transaction: all of it lands, or none of it.
     """
     if session.running:
         raise ValueError(f"mock #{session.id} is still running; finish it before the debrief")
@@ -369,9 +381,14 @@ def settle(
         _attempt(o, mock_id=session.id, answer=by_position.get(o.position), finished_at=finished_at)
         for o in result.outcomes
     ]
-    claimed = _claim_and_record(
-        store, mock_id=session.id, score=result.score, scorecard=markdown, attempts=attempts
+    _claim_record_and_review(
+        store,
+        session=session,
+        score=result.score,
+        scorecard=markdown,
+        outcomes=result.outcomes,
+        attempts=attempts,
+        now=now,
+        enable_fuzzing=enable_fuzzing,
     )
-    if claimed and session.config.updates_schedule:
-        _review_cards(store, result.outcomes, attempts, now=now, enable_fuzzing=enable_fuzzing)
     return result, markdown

@@ -66,39 +66,61 @@ def review(
     The card, its log and the settings it was scheduled with are read and written in one transaction,
     together with ``attempt`` when given: an answer and the review it causes land together or not at all.
     """
-    now = as_utc(now)
     with store.connect() as conn:
         if attempt is not None:
             insert_attempts(conn, [attempt])
-        settings = load_settings(conn)
-        row = conn.execute("SELECT card FROM cards WHERE template_id = ?", (template_id,)).fetchone()
-        card = Card.from_json(row["card"]) if row else Card(card_id=card_id_for(template_id), due=now)
-        duration_ms = None if duration_s is None else round(duration_s * 1000)
-        card, log = scheduler_for(settings, enable_fuzzing=enable_fuzzing).review_card(
-            card, Rating(rating), review_datetime=now, review_duration=duration_ms
+        return review_in(
+            conn,
+            template_id=template_id,
+            checklist_item=checklist_item,
+            rating=rating,
+            now=now,
+            duration_s=duration_s,
+            enable_fuzzing=enable_fuzzing,
         )
-        conn.execute(
-            "INSERT INTO cards (template_id, checklist_item, card, due, stability, difficulty, state, "
-            "last_review, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE "
-            "SET checklist_item = excluded.checklist_item, card = excluded.card, due = excluded.due, "
-            "stability = excluded.stability, difficulty = excluded.difficulty, state = excluded.state, "
-            "last_review = excluded.last_review",
-            (
-                template_id,
-                checklist_item,
-                card.to_json(),
-                to_iso(card.due),
-                card.stability,
-                card.difficulty,
-                int(card.state),
-                to_iso(card.last_review) if card.last_review else None,
-                to_iso(now),
-            ),
-        )
-        conn.execute(
-            "INSERT INTO review_logs (template_id, rating, reviewed_at, day, log) VALUES (?, ?, ?, ?, ?)",
-            (template_id, int(log.rating), to_iso(now), utc_day(now).isoformat(), log.to_json()),
-        )
+
+
+def review_in(
+    conn: sqlite3.Connection,
+    *,
+    template_id: str,
+    checklist_item: str,
+    rating: Rating | int,
+    now: datetime,
+    duration_s: float | None = None,
+    enable_fuzzing: bool = True,
+) -> Card:
+    """:func:`review` inside the caller's write transaction (from :meth:`Store.connect`)."""
+    now = as_utc(now)
+    settings = load_settings(conn)
+    row = conn.execute("SELECT card FROM cards WHERE template_id = ?", (template_id,)).fetchone()
+    card = Card.from_json(row["card"]) if row else Card(card_id=card_id_for(template_id), due=now)
+    duration_ms = None if duration_s is None else round(duration_s * 1000)
+    card, log = scheduler_for(settings, enable_fuzzing=enable_fuzzing).review_card(
+        card, Rating(rating), review_datetime=now, review_duration=duration_ms
+    )
+    conn.execute(
+        "INSERT INTO cards (template_id, checklist_item, card, due, stability, difficulty, state, "
+        "last_review, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE "
+        "SET checklist_item = excluded.checklist_item, card = excluded.card, due = excluded.due, "
+        "stability = excluded.stability, difficulty = excluded.difficulty, state = excluded.state, "
+        "last_review = excluded.last_review",
+        (
+            template_id,
+            checklist_item,
+            card.to_json(),
+            to_iso(card.due),
+            card.stability,
+            card.difficulty,
+            int(card.state),
+            to_iso(card.last_review) if card.last_review else None,
+            to_iso(now),
+        ),
+    )
+    conn.execute(
+        "INSERT INTO review_logs (template_id, rating, reviewed_at, day, log) VALUES (?, ?, ?, ?, ?)",
+        (template_id, int(log.rating), to_iso(now), utc_day(now).isoformat(), log.to_json()),
+    )
     return card
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -27,6 +31,7 @@ from progress.mock_session import (
 from progress.mock_timer import remaining
 from progress.mocks import MockSettledError, mock_answers, rate_mock_answer, save_mock_answer
 
+ROOT = Path(__file__).resolve().parents[2]
 REFS = [ProblemRef(p.template_id, p.seed) for p in PROBLEMS]
 
 
@@ -194,3 +199,57 @@ def test_the_schedule_moves_only_when_the_setting_says_so(store: Store, updates_
     reviewed = {card.template_id for card in card_states(store, now=T0)}
     expected = {KV.template_id, RIDGE.template_id, REGIME.template_id, WHY.template_id}
     assert reviewed == (expected if updates_schedule else set())
+
+
+# Settles mock argv[2] of the store at argv[1], killed (SIGKILL) as it reviews the second card.
+KILLED_SETTLE = """
+import os, signal, sys
+from datetime import timedelta
+sys.path.insert(0, sys.argv[3])
+from mock_kit import PROBLEMS, T0, fake_grade
+import progress.mock_session as mock_session
+from progress import Store
+
+reviewed = []
+real_review = mock_session.review_in
+
+def review_then_die(conn, **card):
+    if reviewed:
+        os.kill(os.getpid(), signal.SIGKILL)
+    reviewed.append(card["template_id"])
+    return real_review(conn, **card)
+
+mock_session.review_in = review_then_die
+store = Store(sys.argv[1])
+session = mock_session.load(store, int(sys.argv[2]))
+mock_session.settle(store, session, PROBLEMS, grade=fake_grade, now=T0 + timedelta(minutes=2))
+"""
+
+
+def test_a_kill_inside_the_settle_leaves_it_to_the_next_look_which_settles_it_whole(tmp_path: Path) -> None:
+    path = tmp_path / "progress.db"
+    store = Store(path, clock=lambda: T0)
+    mock_id = _start(store, updates_schedule=True)
+    submit(store, mock_id=mock_id, position=1, response="200", now=T0)
+    submit(store, mock_id=mock_id, position=3, response="a multiply-add is two FLOPs", now=T0)
+    finish(store, mock_id=mock_id, now=T0 + timedelta(minutes=2))
+    session = load(store, mock_id)
+    assert session is not None and rate_recall(store, session=session, position=3, self_rating="good")
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_SETTLE, str(path), str(mock_id), str(Path(__file__).parent)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    # Nothing of the settle landed: no score, no attempts, no card.
+    reopened = load(store, mock_id)
+    assert reopened is not None and not reopened.settled
+    assert store.attempt_count() == 0 and card_states(store, now=T0) == []
+    settle(store, reopened, PROBLEMS, grade=fake_grade, now=T0 + timedelta(minutes=3), enable_fuzzing=False)
+    reviewed = {card.template_id for card in card_states(store, now=T0)}
+    assert reviewed == {KV.template_id, RIDGE.template_id, REGIME.template_id, WHY.template_id}
+    assert store.attempt_count() == len(PROBLEMS)
+    assert load(store, mock_id).settled  # type: ignore[union-attr]
