@@ -14,7 +14,7 @@ from pathlib import Path
 
 from progress.db_file import FileState, file_state
 from progress.errors import CorruptDatabaseError, DatabaseAccessError, NewerSchemaError
-from progress.migrations import LATEST_VERSION, migrate, schema_version, user_tables
+from progress.migrations import LATEST_VERSION, migrate, schema_problem, schema_version, user_tables
 
 # Primary result codes (the low byte of the extended code), from sqlite3.h.
 _CANTOPEN_OR_READONLY = frozenset({8, 14})  # SQLITE_READONLY, SQLITE_CANTOPEN
@@ -37,6 +37,8 @@ def read_only_copy(path: Path) -> sqlite3.Connection | None:
             raise NewerSchemaError(path, found=version, known=LATEST_VERSION)
         if version == 0 and user_tables(copy):
             raise CorruptDatabaseError(path, "it holds tables of another program")
+        if version > 0 and (problem := schema_problem(copy)) is not None:
+            raise CorruptDatabaseError(path, problem)
         copy.execute("BEGIN")
         migrate(copy, from_version=version)
         copy.execute("COMMIT")

@@ -35,7 +35,7 @@ from progress.errors import (
     StoreError,
     VanishedDatabaseError,
 )
-from progress.migrations import LATEST_VERSION, migrate, schema_version, user_tables
+from progress.migrations import LATEST_VERSION, migrate, schema_problem, schema_version, user_tables
 from progress.settings import Settings, load_settings, save_settings
 from progress.utc import Clock, as_utc, system_clock, to_iso
 
@@ -263,7 +263,8 @@ class Store:
     def _checked_version(self, conn: sqlite3.Connection, *, write: bool) -> int:
         """The file's schema version, read in a new transaction that stays open only when ``write``.
 
-        Refuses a newer schema, and a file at version 0 that already holds tables (not ours).
+        Refuses a newer schema, a file at version 0 that already holds tables (not ours), and a file
+        whose schema was tampered with (see :func:`progress.migrations.schema_problem`).
         """
         self._with_retry(lambda: self._begin(conn, write=write))
         try:
@@ -272,6 +273,8 @@ class Store:
                 raise NewerSchemaError(self.path, found=version, known=LATEST_VERSION)
             if version == 0 and user_tables(conn):
                 raise CorruptDatabaseError(self.path, "it holds tables of another program")
+            if version > 0 and (problem := schema_problem(conn)) is not None:
+                raise CorruptDatabaseError(self.path, problem)
         except BaseException:
             conn.execute("ROLLBACK")
             raise

@@ -89,3 +89,33 @@ def schema_file(path: Path, *, version: int) -> sqlite3.Connection:
             conn.execute(statement)
     conn.execute(f"PRAGMA user_version = {int(version)}")
     return conn
+
+
+#: Databases of this app's schema tampered with by hand, each with the name its refusal must give.
+TAMPERINGS: dict[str, tuple[str, str]] = {
+    "a trigger deleting each stored answer": (
+        "CREATE TRIGGER forget AFTER INSERT ON attempts BEGIN DELETE FROM attempts; END",
+        "`forget`",
+    ),
+    "a trigger on the settings": (
+        "CREATE TRIGGER nudge AFTER UPDATE ON settings BEGIN UPDATE settings SET value = '0.5'; END",
+        "`nudge`",
+    ),
+    "a view in place of the attempts table": (
+        "ALTER TABLE attempts RENAME TO attempts_kept; CREATE VIEW attempts AS SELECT * FROM attempts_kept",
+        "`attempts` is a view",
+    ),
+    "a view beside the tables": ("CREATE VIEW peek AS SELECT * FROM settings", "`peek`"),
+    "a table missing": ("DROP TABLE mock_answers", "`mock_answers` is missing"),
+}
+
+
+def tampered_file(path: Path, tampering: str) -> Path:
+    """A database of the latest schema at ``path``, holding one attempt, then tampered with as named."""
+    Store(path).record_attempt(attempt())
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.executescript(TAMPERINGS[tampering][0])
+    finally:
+        conn.close()
+    return path
