@@ -201,10 +201,11 @@ def _cards_created_on(conn: sqlite3.Connection, day: date) -> int:
 
 
 # From the latest day with an attempt, step back one day while the day before has attempts too: one
-# index probe per day of the streak, inside SQLite, never a walk over every attempt.
+# index probe per day of the streak, inside SQLite, never a walk over every attempt. A day that is not
+# a date (a row edited by hand) cannot start it.
 _STREAK_SQL = """
 WITH RECURSIVE run(day) AS (
-    SELECT max(day) FROM attempts WHERE day <= :today
+    SELECT max(day) FROM attempts WHERE day <= :today AND typeof(day) = 'text' AND date(day, '+0 days') IS day
     UNION ALL
     SELECT date(run.day, '-1 day') FROM run
     WHERE EXISTS (SELECT 1 FROM attempts WHERE attempts.day = date(run.day, '-1 day'))

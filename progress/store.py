@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from progress.attempt import COLUMNS, Attempt, Mode
+from progress.attempt_rows import read_rows
 from progress.db_file import FileState, file_state
 from progress.errors import (
     CorruptDatabaseError,
@@ -305,7 +306,8 @@ class Store:
     ) -> list[Attempt]:
         """Stored attempts, oldest first (or newest first), optionally filtered and limited.
 
-        ``since`` keeps attempts created at or after that moment.
+        ``since`` keeps attempts created at or after that moment. A row that is not a well-formed
+        attempt (edited by hand or by another program) is skipped, see :mod:`progress.attempt_rows`.
         """
         clauses: list[str] = []
         args: list[object] = []
@@ -327,7 +329,7 @@ class Store:
             sql += " LIMIT ?"
             args.append(int(limit))
         with self.connect(write=False) as conn:
-            return [Attempt.from_row(row) for row in conn.execute(sql, args)]
+            return list(read_rows(conn.execute(sql, args)).attempts)
 
     def practised(self, template_id: str, seed: int) -> bool:
         """Whether a practice answer to this draw (template and seed) is stored.

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from progress import Store
+from progress import Attempt, Status, Store
 from progress.mock_config import MockConfig, ProblemRef
 from progress.mock_session import finish, start, submit
 from progress.mocks import list_mocks
@@ -237,3 +237,27 @@ def test_a_practice_scenario_draw_that_fails_is_skipped_with_a_note(
     assert not at.exception
     assert any("skipped" in note.value and "ZeroDivisionError" in note.value for note in at.info)
     assert at.session_state[keys.PRACTICE_CURRENT]["template_id"] != scenario_id
+
+
+# --- a stored answer row no version of the app writes (a file edited by hand) ------------------------
+SPOILED_ROWS = ["score = 9e999", "day = 'garbage'", "day = '2026-11-31'", "duration_s = 'x'"]
+
+
+@pytest.mark.parametrize("page", [PRACTICE, READINESS], ids=["practice", "readiness"])
+@pytest.mark.parametrize("spoil", SPOILED_ROWS)
+def test_a_malformed_answer_row_is_left_out_and_named_not_a_crash(
+    tmp_path: Path, page: str, spoil: str
+) -> None:
+    db = tmp_path / "p.db"
+    _app(page, db).run()
+    good = Attempt(
+        created_at=T0 - timedelta(hours=2), template_id="kv-bytes-per-token", checklist_item="kv-cache",
+        seed=3, response="800 KiB", status=Status.CORRECT, score=1.0, duration_s=40.0,
+    )  # fmt: skip
+    [_, spoiled] = Store(db).record_attempts([good, good])
+    with Store(db).connect() as conn:
+        conn.execute(f"UPDATE attempts SET {spoil} WHERE id = ?", (spoiled,))
+    at = _app(page, db).run()
+    assert not at.exception
+    if page == READINESS:
+        assert any(f"could not be read (#{spoiled})" in w.value for w in at.warning)

@@ -119,3 +119,46 @@ def tampered_file(path: Path, tampering: str) -> Path:
     finally:
         conn.close()
     return path
+
+
+#: Attempt rows no version of the app writes, each as the SQL that spoils a good row: a column's
+#: value that SQLite keeps whatever the column's declared type.
+MALFORMED_ROWS: dict[str, str] = {
+    "score inf": "score = 9e999",
+    "score -inf": "score = -9e999",
+    "score above 1": "score = 1.5",
+    "score below 0": "score = -0.5",
+    "score text": "score = 'garbage'",
+    "created_at text": "created_at = 'garbage'",
+    "created_at a number": "created_at = 12345",
+    "created_at without a zone": "created_at = '2026-03-02T09:30:00'",
+    "day text": "day = 'garbage'",
+    "day a number": "day = 20260302",
+    "day not a date": "day = '2026-02-30'",
+    "day not created_at's": "day = '2026-03-05'",
+    "seed text": "seed = 'x'",
+    "seed a fraction": "seed = 1.5",
+    "params not JSON": "params = 'not json'",
+    "params a JSON list": "params = '[1, 2]'",
+    "value text": "value = 'abc'",
+    "value inf": "value = 9e999",
+    "duration negative": "duration_s = -5",
+    "duration inf": "duration_s = 9e999",
+    "duration text": "duration_s = 'abc'",
+    "explanation not JSON": "explanation = '{'",
+    "checklist_item empty": "checklist_item = ''",
+    "response a blob": "response = x'00ff'",
+    "mock_id text": "mock_id = 'x'",
+}
+
+
+def with_malformed_row(store: Store, spoil: str, *, good: int = 3) -> int:
+    """``good`` well-formed attempts, then one more spoiled by ``spoil`` (SQL); return the spoiled id."""
+    store.record_attempts(attempt(seed=n) for n in range(good))
+    [spoiled] = store.record_attempts([attempt(seed=99)])
+    conn = sqlite3.connect(store.path, isolation_level=None)
+    try:
+        conn.execute(f"UPDATE attempts SET {spoil} WHERE id = ?", (spoiled,))
+    finally:
+        conn.close()
+    return spoiled
