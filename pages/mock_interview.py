@@ -15,7 +15,6 @@ from progress.mock_session import (
     close_expired,
     finish,
     load,
-    parse_mock_id,
     rate_recall,
 )
 from ui import cached
@@ -42,6 +41,7 @@ from ui.mock_view import (
     unavailable_debrief,
     unavailable_problem,
 )
+from ui.query_params import read_address
 from ui.scenario_view import show_chain_summaries, show_step_context
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
@@ -100,14 +100,17 @@ def _active_session() -> MockSession | None:
     mock_id = st.session_state.get(keys.MOCK_ACTIVE_ID)
     from_url = str(st.query_params.get(keys.MOCK_QUERY_PARAM, ""))
     if mock_id is None:
-        # Anything that is not a stored mock's id (², a 20-digit number, text) is ignored.
-        mock_id = parse_mock_id(from_url)
-        if mock_id is None:
+        # Anything that is not a stored mock's id (², a 20-digit number, text) is ignored, with a notice.
+        address = read_address("mock_interview", st.query_params)
+        for notice in address.notices:
+            st.info(notice)
+        mock_id = address.get(keys.MOCK_QUERY_PARAM)
+        if not isinstance(mock_id, int):
             st.query_params.pop(keys.MOCK_QUERY_PARAM, None)
             return None
-        # The problem number is read the same careful way; the page clamps it to the mock's size.
-        shown = parse_mock_id(str(st.query_params.get(keys.MOCK_PROBLEM_QUERY_PARAM, "")))
-        _attach(mock_id, position=shown - 1 if shown is not None else 0)
+        # The page clamps the problem number to the mock's size.
+        shown = address.get(keys.MOCK_PROBLEM_QUERY_PARAM)
+        _attach(mock_id, position=shown - 1 if isinstance(shown, int) else 0)
     session = load(store, int(mock_id))
     if session is None:
         _detach()

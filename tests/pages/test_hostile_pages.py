@@ -261,3 +261,17 @@ def test_a_malformed_answer_row_is_left_out_and_named_not_a_crash(
     assert not at.exception
     if page == READINESS:
         assert any(f"could not be read (#{spoiled})" in w.value for w in at.warning)
+
+
+# --- practice: an address whose seed is not a number ----------------------------------------------
+@pytest.mark.parametrize("seed", ["²", "1e3", "99999999999999999999", "-4", "abc"])
+def test_a_practice_address_with_an_unreadable_seed_shows_a_problem_and_says_why(
+    tmp_path: Path, seed: str
+) -> None:
+    at = _app(PRACTICE, tmp_path / "p.db")
+    at.query_params["card"] = "kv-bytes-per-token"
+    at.query_params["seed"] = seed
+    at.run()
+    assert not at.exception
+    assert any("`seed`" in note.value and "ignored" in note.value for note in at.info)
+    assert keys.PRACTICE_CURRENT in at.session_state  # a problem is on screen all the same
