@@ -137,6 +137,8 @@ def _counts(
     except StoreError as exc:
         show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
         st.stop()
+    for notice in queue.settings_notices:
+        st.warning(notice)
     # One line of Markdown rather than four metrics in a row: the browser draws the counts again on
     # every answer (about 10 ms for the metrics), and a line keeps the problem in view on a phone.
     st.markdown(

@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from fsrs import Card, Rating, Scheduler, State
 
 from progress.attempt import Attempt, Status
-from progress.settings import Settings, load_settings
+from progress.settings import Settings, load_settings, read_settings
 from progress.store import Store, insert_attempts
 from progress.utc import as_utc, day_start, from_iso, to_iso, utc_day
 
@@ -146,6 +146,8 @@ class Queue:
     due_count: int
     new_count: int
     done_count: int
+    #: A sentence for each stored setting read as its default (see :func:`progress.settings.read_settings`).
+    settings_notices: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.items)
@@ -174,7 +176,7 @@ def due_queue(
         wanted = {tid: item for tid, item in wanted.items() if item == checklist_item}
     today = utc_day(now)
     with store.connect(write=False) as conn:
-        settings = load_settings(conn)
+        settings, settings_notices = read_settings(conn)
         known = {row["template_id"]: row["due"] for row in conn.execute("SELECT template_id, due FROM cards")}
         introduced = _cards_created_on(conn, today)
         logs = conn.execute("SELECT template_id FROM review_logs WHERE day = ?", (today.isoformat(),))
@@ -187,7 +189,11 @@ def due_queue(
     new_items = new_items[:allowance]
     done = len(reviewed_today) if checklist_item is None else sum(tid in wanted for tid in reviewed_today)
     return Queue(
-        items=(*due_items, *new_items), due_count=len(due_items), new_count=len(new_items), done_count=done
+        items=(*due_items, *new_items),
+        due_count=len(due_items),
+        new_count=len(new_items),
+        done_count=done,
+        settings_notices=settings_notices,
     )
 
 

@@ -33,11 +33,10 @@ from progress.errors import (
     DatabaseBusyError,
     DiskFullError,
     NewerSchemaError,
-    StoreError,
     VanishedDatabaseError,
 )
 from progress.migrations import LATEST_VERSION, migrate, schema_problem, schema_version, user_tables
-from progress.settings import Settings, load_settings, save_settings
+from progress.settings import Settings, read_settings, save_settings
 from progress.utc import Clock, as_utc, system_clock, to_iso
 
 _T = TypeVar("_T")
@@ -351,16 +350,16 @@ class Store:
     # --- settings -----------------------------------------------------------------------------------
 
     def settings(self) -> Settings:
-        """The stored settings, defaults where none are stored."""
+        """The stored settings, defaults where none are stored or a stored one cannot be used."""
+        return self.settings_read()[0]
+
+    def settings_read(self) -> tuple[Settings, tuple[str, ...]]:
+        """The stored settings and a notice for each stored value set aside for its default.
+
+        An interview date is checked against the store's clock (see :func:`progress.settings.read_settings`).
+        """
         with self.connect(write=False) as conn:
-            try:
-                return load_settings(conn)
-            except (ValueError, TypeError) as exc:
-                raise StoreError(
-                    f"The settings stored in {self.path} cannot be read ({exc}). The file has not been "
-                    "changed: save the settings again to replace them, or point DRILL_DB elsewhere.",
-                    path=self.path,
-                ) from exc
+            return read_settings(conn, today=self.now().date())
 
     def save_settings(self, settings: Settings) -> None:
         """Store every setting."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from progress import Attempt, Status, Store
+from progress import Attempt, Settings, Status, Store
 from progress.mock_config import MockConfig, ProblemRef
 from progress.mock_session import finish, start, submit
 from progress.mocks import list_mocks
@@ -275,3 +275,31 @@ def test_a_practice_address_with_an_unreadable_seed_shows_a_problem_and_says_why
     assert not at.exception
     assert any("`seed`" in note.value and "ignored" in note.value for note in at.info)
     assert keys.PRACTICE_CURRENT in at.session_state  # a problem is on screen all the same
+
+
+# --- settings stored outside the ranges the form offers ------------------------------------------
+SPOILED_SETTINGS = [
+    ("desired_retention", "1e-300"),
+    ("daily_new_limit", "-5"),
+    ("minutes_per_day", "100000"),
+    ("interview_date", '"9999-12-31"'),
+    ("interview_date", '"2526-11-29"'),
+    ("minutes_per_day", "not json"),
+]
+
+
+@pytest.mark.parametrize("page", [PRACTICE, READINESS], ids=["practice", "readiness"])
+@pytest.mark.parametrize(("key", "text"), SPOILED_SETTINGS)
+def test_a_setting_outside_its_range_falls_back_with_a_notice_and_the_page_works(
+    tmp_path: Path, page: str, key: str, text: str
+) -> None:
+    db = tmp_path / "p.db"
+    store = Store(db)
+    store.save_settings(Settings())
+    with store.connect() as conn:
+        conn.execute("UPDATE settings SET value = ? WHERE key = ?", (text, key))
+    at = _app(page, db).run()
+    assert not at.exception
+    # Practice plans nothing, so it reads an interview date without checking how far ahead it lies.
+    noticed = any("cannot be used" in w.value and "default" in w.value for w in at.warning)
+    assert noticed == (page == READINESS or key != "interview_date")
