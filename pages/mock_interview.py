@@ -10,6 +10,7 @@ from grader.problem import Kind
 from progress import Store, StoreError
 from progress.mock_scorecard import problem_title
 from progress.mock_session import (
+    MAX_ANSWER_CHARS,
     MockSession,
     answers,
     close_expired,
@@ -20,6 +21,7 @@ from progress.mock_session import (
 from ui import cached
 from ui import state_keys as keys
 from ui.context import db_path, local_time, now, user_zone
+from ui.explanation_view import AT_LIMIT
 from ui.mock import (
     ProblemUnavailableError,
     ScreenTime,
@@ -159,7 +161,11 @@ def _save(session: MockSession, position: int) -> None:
         unreadable = unreadable_message(problem_at(bank, session, position), response)
     except ProblemUnavailableError:
         unreadable = None
-    if unreadable:
+    if reply.cut:
+        _notice("warning", f"Answer to problem {position + 1} saved. {reply.message}")
+    elif len(response) >= MAX_ANSWER_CHARS:  # the box keeps no more: the rest of a paste was cut
+        _notice("warning", f"Answer to problem {position + 1} saved. {AT_LIMIT}")
+    elif unreadable:
         _notice("warning", f"Answer to problem {position + 1} saved, but it cannot be read. {unreadable}")
     else:
         _notice("success", f"Answer to problem {position + 1} saved.")

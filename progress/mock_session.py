@@ -21,6 +21,7 @@ from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 from typing import Any
 
+from grader.grading import MAX_RESPONSE_CHARS
 from progress.attempt import Attempt, Mode, Status
 from progress.mock_config import Mix, MockConfig, ProblemRef
 from progress.mock_debrief import Answer, Debrief, Grade, Outcome, ProblemLike, debrief, is_recall
@@ -86,6 +87,8 @@ class MockSession:
 
 
 _MOCK_ID = re.compile(r"[0-9]{1,19}")
+#: The longest answer a mock stores: the most the grader reads of any kind (a recall explanation's cap).
+MAX_ANSWER_CHARS = max(MAX_RESPONSE_CHARS.values())
 
 
 class Refusal(StrEnum):
@@ -104,6 +107,8 @@ class Submission:
     accepted: bool
     refusal: Refusal | None = None
     message: str = ""
+    #: The answer was over :data:`MAX_ANSWER_CHARS` and only its start was stored (``message`` says so).
+    cut: bool = False
 
 
 def single_problem_count(problems: Sequence[ProblemRef]) -> int:
@@ -192,6 +197,8 @@ def submit(
 ) -> Submission:
     """Store (or replace) the answer at ``position`` while the mock runs and ``now`` is before its deadline.
 
+    An answer over :data:`MAX_ANSWER_CHARS` is cut to that length, and the submission says so.
+
     The deadline is read from the store, not from the caller, so a page that still shows the problem
     after time ran out cannot get a late answer in. A refused answer changes nothing. The checks and
     the write are one write transaction: once :func:`finish` has returned, no answer can land.
@@ -209,8 +216,19 @@ def submit(
             )
         if not 0 <= position < len(mock.problems):
             return Submission(False, Refusal.NO_SUCH_PROBLEM, f"This mock has no problem {position + 1}.")
-        save_mock_answer(conn, mock_id, position, response, as_utc(now), max(float(time_spent_s), 0.0))
+        cut = len(response) > MAX_ANSWER_CHARS
+        stored = response[:MAX_ANSWER_CHARS]
+        save_mock_answer(conn, mock_id, position, stored, as_utc(now), max(float(time_spent_s), 0.0))
+    if cut:
+        return Submission(True, message=_cut_message(len(response)), cut=True)
     return Submission(True)
+
+
+def _cut_message(length: int) -> str:
+    return (
+        f"It was {length:,} characters long, so only its first {MAX_ANSWER_CHARS:,} were saved: "
+        "that is all the debrief reads."
+    )
 
 
 def finish(store: Store, *, mock_id: int, now: datetime) -> bool:

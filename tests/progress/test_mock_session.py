@@ -15,6 +15,7 @@ from mock_kit import KV, PROBLEMS, REGIME, RIDGE, T0, WHY, fake_grade
 from progress import Mode, Settings, Store, card_states
 from progress.mock_config import MockConfig, ProblemRef
 from progress.mock_session import (
+    MAX_ANSWER_CHARS,
     MockRunningError,
     MockSession,
     Refusal,
@@ -253,3 +254,14 @@ def test_a_kill_inside_the_settle_leaves_it_to_the_next_look_which_settles_it_wh
     assert reviewed == {KV.template_id, RIDGE.template_id, REGIME.template_id, WHY.template_id}
     assert store.attempt_count() == len(PROBLEMS)
     assert load(store, mock_id).settled  # type: ignore[union-attr]
+
+
+def test_an_answer_over_the_cap_is_stored_cut_to_it_and_the_reply_says_so(store: Store) -> None:
+    mock_id = _start(store)
+    long = "a multiply-add is two FLOPs. " * 40_000  # over a megabyte
+    reply = submit(store, mock_id=mock_id, position=3, response=long, now=T0)
+    assert reply.accepted and reply.cut
+    assert f"only its first {MAX_ANSWER_CHARS:,} were saved" in reply.message
+    [answer] = mock_answers(store, mock_id)
+    assert answer.response == long[:MAX_ANSWER_CHARS]
+    assert not submit(store, mock_id=mock_id, position=3, response=long[:MAX_ANSWER_CHARS], now=T0).cut
