@@ -6,6 +6,7 @@ Each test is a way the page used to stop for good (a traceback, or no button to 
 from __future__ import annotations
 
 import os
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -303,3 +304,28 @@ def test_a_setting_outside_its_range_falls_back_with_a_notice_and_the_page_works
     # Practice plans nothing, so it reads an interview date without checking how far ahead it lies.
     noticed = any("cannot be used" in w.value and "default" in w.value for w in at.warning)
     assert noticed == (page == READINESS or key != "interview_date")
+
+
+# --- a database tampered with by hand -------------------------------------------------------------
+TAMPERED = {
+    "trigger": ("CREATE TRIGGER forget AFTER INSERT ON attempts BEGIN DELETE FROM attempts; END", "`forget`"),
+    "view": (
+        "ALTER TABLE attempts RENAME TO attempts_kept; CREATE VIEW attempts AS SELECT * FROM attempts_kept",
+        "`attempts` is a view",
+    ),
+}
+
+
+@pytest.mark.parametrize("page", [PRACTICE, READINESS], ids=["practice", "readiness"])
+@pytest.mark.parametrize("tampering", sorted(TAMPERED))
+def test_a_tampered_database_is_refused_by_name_on_the_page(
+    tmp_path: Path, page: str, tampering: str
+) -> None:
+    db = tmp_path / "p.db"
+    Store(db).attempt_count()
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.executescript(TAMPERED[tampering][0])
+    conn.close()
+    at = _app(page, db).run()
+    assert not at.exception
+    assert any(TAMPERED[tampering][1] in e.value and "cannot be read" in e.value for e in at.error)
