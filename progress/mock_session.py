@@ -13,7 +13,6 @@ in, so this module needs neither the bank nor the grader.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -28,7 +27,6 @@ from progress.mock_debrief import Answer, Debrief, Grade, Outcome, ProblemLike, 
 from progress.mock_scorecard import MockFacts, scorecard_markdown
 from progress.mock_timer import deadline_for, is_expired
 from progress.mocks import (
-    MAX_ROW_ID,
     Mock,
     MockRunningError,
     MockSettledError,
@@ -86,7 +84,6 @@ class MockSession:
         return not self.running and self.mock.score is not None
 
 
-_MOCK_ID = re.compile(r"[0-9]{1,19}")
 #: The longest answer a mock stores: the most the grader reads of any kind (a recall explanation's cap).
 MAX_ANSWER_CHARS = max(MAX_RESPONSE_CHARS.values())
 
@@ -120,18 +117,6 @@ def load(store: Store, mock_id: int) -> MockSession | None:
     """The mock with this id, or None."""
     mock = get_mock(store, mock_id)
     return MockSession.of(mock) if mock else None
-
-
-def parse_mock_id(text: object) -> int | None:
-    """The mock id that ``text`` (from an address) names, or None when it cannot be a stored id.
-
-    Only ASCII digits count (``str.isdigit`` accepts ``²``, which ``int`` refuses) and only ids that
-    fit SQLite's integers (a longer number would overflow on the way to the database).
-    """
-    if not isinstance(text, str) or not _MOCK_ID.fullmatch(text):
-        return None
-    mock_id = int(text)
-    return mock_id if 0 < mock_id <= MAX_ROW_ID else None
 
 
 def running_sessions(store: Store) -> list[MockSession]:
