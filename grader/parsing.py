@@ -43,6 +43,10 @@ if TYPE_CHECKING:
 
 _MAX_DEPTH = 40
 _MAX_UNIT_EXPONENT = 4
+# The largest figure (in SI units) graded. Near float's limit the figure cannot be shown: rounded to
+# the digits a verdict prints, 1.7976931348623157e308 becomes 1.798e308, which is past the largest
+# float. No question's answer comes within a hundred orders of magnitude of this.
+_LARGEST_FIGURE_SI = 1e300
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(?P<word>[^\W\d_]+|%)|(?P<op>\^|[-+*/()]))"
@@ -372,6 +376,8 @@ def parse_quantity(text: str, *, unit: str) -> Parsed:
                 q = _in_question_units(candidate, unit)
                 if q.dimensionality == expected:
                     value_si = float(_check_finite(q.to_base_units()).magnitude)
+                    if abs(value_si) > _LARGEST_FIGURE_SI:
+                        raise NumberRangeError("That number is too large to grade.", "Check the exponent.")
                     return Parsed(value_si, has_unit=candidate.has_unit, scaled=candidate.has_magnitude)
                 typed = [t.text for t in tokens if t.kind == "word"]
                 first_problem = _first(first_problem, wrong_dimension(q.units, unit, typed))

@@ -10,17 +10,18 @@ from grader.problem import Kind
 from progress import Store, StoreError
 from progress.mock_scorecard import problem_title
 from progress.mock_session import (
+    MAX_ANSWER_CHARS,
     MockSession,
     answers,
     close_expired,
     finish,
     load,
-    parse_mock_id,
     rate_recall,
 )
 from ui import cached
 from ui import state_keys as keys
 from ui.context import db_path, local_time, now, user_zone
+from ui.explanation_view import AT_LIMIT
 from ui.mock import (
     ProblemUnavailableError,
     ScreenTime,
@@ -42,6 +43,7 @@ from ui.mock_view import (
     unavailable_debrief,
     unavailable_problem,
 )
+from ui.query_params import read_address
 from ui.scenario_view import show_chain_summaries, show_step_context
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
@@ -100,14 +102,17 @@ def _active_session() -> MockSession | None:
     mock_id = st.session_state.get(keys.MOCK_ACTIVE_ID)
     from_url = str(st.query_params.get(keys.MOCK_QUERY_PARAM, ""))
     if mock_id is None:
-        # Anything that is not a stored mock's id (², a 20-digit number, text) is ignored.
-        mock_id = parse_mock_id(from_url)
-        if mock_id is None:
+        # Anything that is not a stored mock's id (², a 20-digit number, text) is ignored, with a notice.
+        address = read_address("mock_interview", st.query_params)
+        for notice in address.notices:
+            st.info(notice)
+        mock_id = address.get(keys.MOCK_QUERY_PARAM)
+        if not isinstance(mock_id, int):
             st.query_params.pop(keys.MOCK_QUERY_PARAM, None)
             return None
-        # The problem number is read the same careful way; the page clamps it to the mock's size.
-        shown = parse_mock_id(str(st.query_params.get(keys.MOCK_PROBLEM_QUERY_PARAM, "")))
-        _attach(mock_id, position=shown - 1 if shown is not None else 0)
+        # The page clamps the problem number to the mock's size.
+        shown = address.get(keys.MOCK_PROBLEM_QUERY_PARAM)
+        _attach(mock_id, position=shown - 1 if isinstance(shown, int) else 0)
     session = load(store, int(mock_id))
     if session is None:
         _detach()
@@ -156,7 +161,11 @@ def _save(session: MockSession, position: int) -> None:
         unreadable = unreadable_message(problem_at(bank, session, position), response)
     except ProblemUnavailableError:
         unreadable = None
-    if unreadable:
+    if reply.cut:
+        _notice("warning", f"Answer to problem {position + 1} saved. {reply.message}")
+    elif len(response) >= MAX_ANSWER_CHARS:  # the box keeps no more: the rest of a paste was cut
+        _notice("warning", f"Answer to problem {position + 1} saved. {AT_LIMIT}")
+    elif unreadable:
         _notice("warning", f"Answer to problem {position + 1} saved, but it cannot be read. {unreadable}")
     else:
         _notice("success", f"Answer to problem {position + 1} saved.")
@@ -166,9 +175,14 @@ def _rate(
     session: MockSession, position: int, rating: str, explanation: dict[str, object] | None = None
 ) -> None:
     try:
-        rate_recall(store, session=session, position=position, self_rating=rating, explanation=explanation)
+        rated = rate_recall(
+            store, session=session, position=position, self_rating=rating, explanation=explanation
+        )
     except StoreError as exc:
         _notice("error", str(exc))
+        return
+    if not rated:
+        _notice("warning", f"Mock #{session.id}'s score is already final: this rating was not saved.")
 
 
 def _finish(session: MockSession) -> None:

@@ -27,6 +27,7 @@ from ui.explanation_view import (
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.practice_address import from_query, to_query, variant_template_id
+from ui.query_params import read_address
 from ui.render import reading_markdown, show_verdict_alerts
 from ui.roofline_view import roofline_markdown
 from ui.scenario_practice import SCENARIOS, extra_scenario_id, filter_keeps, queue_scope, scenario_for
@@ -136,6 +137,8 @@ def _counts(
     except StoreError as exc:
         show_store_error(exc, key=keys.PRACTICE_START_AFRESH)
         st.stop()
+    for notice in queue.settings_notices:
+        st.warning(notice)
     # One line of Markdown rather than four metrics in a row: the browser draws the counts again on
     # every answer (about 10 ms for the metrics), and a line keeps the problem in view on a phone.
     st.markdown(
@@ -153,7 +156,9 @@ def _choose(item_filter: str | None, queue: Queue, *, moment: datetime, skipped:
     # page on an item); a refreshed page comes back to the problem its address names.
     shown = st.session_state.get(keys.PRACTICE_CURRENT)
     if shown is None:
-        restored = from_query(st.query_params, bank, now=moment)
+        restored, notices = from_query(read_address("practice", st.query_params), bank, now=moment)
+        for notice in notices:
+            st.info(notice)
         if (
             restored is not None
             and restored.template_id not in skipped

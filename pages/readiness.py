@@ -9,6 +9,7 @@ import streamlit as st
 from grader.markdown import markdown_table
 from progress import ExportFormat, StoreError, export_attempts
 from progress.aggregates import load_snapshot
+from progress.attempt_rows import skipped_notice
 from progress.readiness import DEFAULT_RULE, FactorName, Gate, ItemReadiness, ItemStatus, assess
 from question_bank import load_checklist
 from ui import cached
@@ -78,6 +79,8 @@ except StoreError as exc:
     show_store_error(exc, key=keys.READY_START_AFRESH)
     st.stop()
 overall = assess(snapshot.evidence, now=moment)
+if snapshot.skipped_rows:
+    st.warning(skipped_notice(snapshot.skipped_rows, where="are left out of readiness"))
 
 # --- the verdict -----------------------------------------------------------------------------------
 if snapshot.empty:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from progress.errors import StoreError
-from progress.export import ExportFormat, export_attempts
+from progress.export import ExportFormat, export_report
 from progress.paths import default_db_path
 
 
@@ -29,15 +29,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (1 when the database is refused)."""
+    """Run the command line; return the exit status (1 when the database is refused).
+
+    Rows that are not well-formed attempts are left out and named on stderr; the rest are exported.
+    """
     args = _parser().parse_args(argv)
     path = args.db if args.db is not None else default_db_path()
     try:
-        text = export_attempts(path, args.format)
+        export = export_report(path, args.format)
     except StoreError as exc:
         print(exc, file=sys.stderr)
         return 1
-    sys.stdout.write(text)
+    sys.stdout.write(export.text)
+    if export.notice:
+        # On stderr, so that the export itself stays clean when piped to a file.
+        print(export.notice, file=sys.stderr)
     return 0
 
 

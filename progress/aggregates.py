@@ -19,20 +19,23 @@ from datetime import date, datetime, timedelta
 
 from fsrs import Card
 
+from progress.attempt_rows import WELL_FORMED_SQL
 from progress.readiness_evidence import DayTotal, ItemEvidence
 from progress.readiness_rule import DEFAULT_RULE, Rule
 from progress.store import Store
 from progress.utc import from_iso, utc_day
 
-ITEM_DAY_TOTALS_SQL = """
+ITEM_DAY_TOTALS_SQL = f"""
 SELECT checklist_item, day, mode = 'mock' AS mock, count(*) AS n_answers, total(score) AS score_sum,
        count(duration_s) AS n_timed, total(min(duration_s, :cap)) AS duration_sum_s,
        total(CASE WHEN duration_s IS NOT NULL THEN score END) AS right_timed,
        total(score * min(duration_s, :cap)) AS right_duration_sum_s
 FROM attempts
-WHERE day >= :since
+WHERE day >= :since AND {WELL_FORMED_SQL}
 GROUP BY checklist_item, day, mode
 """
+# The rows the totals leave out, within the same window (any text day sorts after a number).
+_MALFORMED_IDS_SQL = f"SELECT id FROM attempts WHERE day >= :since AND NOT {WELL_FORMED_SQL} ORDER BY id"
 # "Has any answer" is one index probe per id (attempts_template_time, attempts_item_time), not a scan.
 _TRIED_TEMPLATES = """
 SELECT wanted.value FROM json_each(:ids) AS wanted
@@ -82,6 +85,9 @@ class Snapshot:
     reviews_per_day: tuple[DayCount, ...]
     mock_scores: tuple[MockScore, ...]
     version: tuple[int, int]
+    #: Ids of the window's stored answers that are not well-formed (a score of inf, a day of
+    #: 'garbage'), left out of everything above.
+    skipped_rows: tuple[int, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -93,6 +99,11 @@ def data_version(conn: sqlite3.Connection) -> tuple[int, int]:
     """(newest attempt id, newest review log id): both grow with every answer and every review."""
     row = conn.execute("SELECT (SELECT max(id) FROM attempts), (SELECT max(id) FROM review_logs)").fetchone()
     return int(row[0] or 0), int(row[1] or 0)
+
+
+def malformed_rows(conn: sqlite3.Connection, *, since: date) -> list[int]:
+    """Ids of the answers from ``since`` on that :func:`item_day_totals` leaves out as malformed."""
+    return [row_id for (row_id,) in conn.execute(_MALFORMED_IDS_SQL, {"since": since.isoformat()})]
 
 
 def item_day_totals(conn: sqlite3.Connection, *, since: date, duration_cap_s: float) -> list[DayTotal]:
@@ -165,7 +176,9 @@ def daily_accuracy(totals: Iterable[DayTotal]) -> list[DailyAccuracy]:
 
 
 # What a snapshot holds that only changes with the data version: evidence, daily accuracy, reviews per day.
-_VersionBound = tuple[tuple[ItemEvidence, ...], tuple[DailyAccuracy, ...], tuple[DayCount, ...]]
+_VersionBound = tuple[
+    tuple[ItemEvidence, ...], tuple[DailyAccuracy, ...], tuple[DayCount, ...], tuple[int, ...]
+]
 
 
 class SnapshotCache:
@@ -227,13 +240,14 @@ def load_snapshot(
             if cache is not None:
                 cache.put(key, parts)
         mocks = mock_scores(conn)
-    evidence, daily, reviews = parts
+    evidence, daily, reviews, skipped = parts
     return Snapshot(
         evidence=evidence,
         daily_accuracy=daily,
         reviews_per_day=reviews,
         mock_scores=tuple(mocks),
         version=version,
+        skipped_rows=skipped,
     )
 
 
@@ -260,4 +274,5 @@ def _version_bound(
         )
         for item, ids in template_ids_by_item.items()
     )
-    return evidence, tuple(daily_accuracy(totals)), tuple(reviews)
+    skipped = tuple(malformed_rows(conn, since=since))
+    return evidence, tuple(daily_accuracy(totals)), tuple(reviews), skipped

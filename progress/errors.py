@@ -96,7 +96,7 @@ class DiskFullError(StoreError):
 
     def __init__(self, path: Path) -> None:
         super().__init__(
-            f"The disk holding the progress database {path} is full. Nothing was saved from this step "
-            "and the saved progress is intact: free some disk space, then try again.",
+            f"The disk holding the progress database {path} is full. Nothing was lost: the saved "
+            "progress is intact and only this step was not saved. Free some disk space, then try again.",
             path=path,
         )

@@ -6,11 +6,13 @@ import csv
 import io
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from os import PathLike
 from pathlib import Path
 
 from progress.attempt import COLUMNS, Attempt
+from progress.attempt_rows import RowsRead, SkippedRow, read_rows, skipped_notice
 from progress.snapshot import read_only_copy
 
 
@@ -57,20 +59,39 @@ def attempts_csv(attempts: Iterable[Attempt]) -> str:
     return buffer.getvalue()
 
 
+@dataclass(frozen=True)
+class Export:
+    """An export's text, and the stored rows left out of it because they are not well-formed attempts."""
+
+    text: str
+    skipped: tuple[SkippedRow, ...] = ()
+
+    @property
+    def notice(self) -> str:
+        """A sentence naming the rows left out; empty when none were."""
+        return skipped_notice(self.skipped, where="were left out of the export") if self.skipped else ""
+
+
 def export_attempts(path: str | PathLike[str], export_format: ExportFormat | str) -> str:
-    """Every attempt in the database at ``path``, oldest first, as text in ``export_format``.
+    """Every well-formed attempt in the database at ``path``, oldest first, as text in ``export_format``.
 
     The file is only read, from an in-memory copy (:mod:`progress.snapshot`): a database that does not
     exist yet, or is empty, exports as empty and is neither created nor written; one on read-only
-    media exports too.
+    media exports too. :func:`export_report` also names the rows left out.
     """
+    return export_report(path, export_format).text
+
+
+def export_report(path: str | PathLike[str], export_format: ExportFormat | str) -> Export:
+    """:func:`export_attempts` with the malformed rows it skipped (:mod:`progress.attempt_rows`)."""
     export_format = ExportFormat(export_format)
     copy = read_only_copy(Path(path).expanduser())
-    attempts: list[Attempt] = []
+    read = RowsRead((), ())
     if copy is not None:
         try:
-            rows = copy.execute("SELECT * FROM attempts ORDER BY created_at, id")
-            attempts = [Attempt.from_row(row) for row in rows]
+            read = read_rows(copy.execute("SELECT * FROM attempts ORDER BY created_at, id"))
         finally:
             copy.close()
-    return attempts_json(attempts) if export_format is ExportFormat.JSON else attempts_csv(attempts)
+    attempts = read.attempts
+    text = attempts_json(attempts) if export_format is ExportFormat.JSON else attempts_csv(attempts)
+    return Export(text, read.skipped)

@@ -131,6 +131,37 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
+#: The tables every version of the schema has had since the first.
+APP_TABLES: tuple[str, ...] = ("attempts", "cards", "review_logs", "mocks", "mock_answers", "settings")
+
+
+def schema_problem(conn: sqlite3.Connection) -> str | None:
+    """What makes a file of this app's schema unsafe to use, or None.
+
+    Each of the app's tables must be a table: a view in its place answers reads and fails writes. No
+    trigger and no view may be present, since the app creates none: a trigger runs on the app's own
+    writes (one can delete every answer as it is stored), a view shadows nothing but hides intent.
+    """
+    kinds = {
+        name: kind
+        for name, kind in conn.execute(
+            "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view', 'trigger')"
+        )
+    }
+    for table in APP_TABLES:
+        if table not in kinds:
+            return f"its table `{table}` is missing"
+        if kinds[table] != "table":
+            return f"`{table}` is a {kinds[table]}, not the table Roofline Drill created"
+    for kind in ("trigger", "view"):
+        names = sorted(name for name, found in kinds.items() if found == kind)
+        if names:
+            listed = ", ".join(f"`{name}`" for name in names)
+            plural = "s" if len(names) > 1 else ""
+            return f"it carries the {kind}{plural} {listed}, which Roofline Drill did not create"
+    return None
+
+
 def user_tables(conn: sqlite3.Connection) -> list[str]:
     """Names of the tables in the file, SQLite's own excluded."""
     rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")

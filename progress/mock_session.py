@@ -13,22 +13,23 @@ in, so this module needs neither the bank nor the grader.
 
 from __future__ import annotations
 
-import re
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 from typing import Any
 
+from grader.grading import MAX_RESPONSE_CHARS
 from progress.attempt import Attempt, Mode, Status
-from progress.mock_config import MockConfig, ProblemRef
+from progress.mock_config import Mix, MockConfig, ProblemRef
 from progress.mock_debrief import Answer, Debrief, Grade, Outcome, ProblemLike, debrief, is_recall
 from progress.mock_scorecard import MockFacts, scorecard_markdown
 from progress.mock_timer import deadline_for, is_expired
 from progress.mocks import (
-    MAX_ROW_ID,
     Mock,
     MockRunningError,
+    MockSettledError,
     MockStatus,
     finish_mock,
     finish_mock_in,
@@ -41,7 +42,7 @@ from progress.mocks import (
     running_mock_in,
     save_mock_answer,
 )
-from progress.scheduling import rating_for_answer, rating_for_recall, rating_for_status, review
+from progress.scheduling import rating_for_answer, rating_for_recall, rating_for_status, review_in
 from progress.store import Store, insert_attempts
 from progress.utc import as_utc
 
@@ -56,11 +57,14 @@ class MockSession:
 
     @staticmethod
     def of(mock: Mock) -> MockSession:
-        return MockSession(
-            mock=mock,
-            config=MockConfig.from_dict(mock.config, duration_s=mock.duration_s),  # type: ignore[arg-type]
-            problems=tuple(ProblemRef.from_dict(p) for p in mock.problems),  # type: ignore[arg-type]
-        )
+        config = MockConfig.from_dict(mock.config, duration_s=mock.duration_s)  # type: ignore[arg-type]
+        problems = tuple(ProblemRef.from_dict(p) for p in mock.problems)  # type: ignore[arg-type]
+        singles = single_problem_count(problems)
+        if config.mix is Mix.INTERVIEW and singles and config.n_problems == len(problems) > singles:
+            # Stored by an earlier version with the scenarios' steps counted in: a new mock started
+            # from this one's settings would ask for that many single problems, more each time.
+            config = replace(config, n_problems=singles)
+        return MockSession(mock=mock, config=config, problems=problems)
 
     @property
     def id(self) -> int:
@@ -80,7 +84,8 @@ class MockSession:
         return not self.running and self.mock.score is not None
 
 
-_MOCK_ID = re.compile(r"[0-9]{1,19}")
+#: The longest answer a mock stores: the most the grader reads of any kind (a recall explanation's cap).
+MAX_ANSWER_CHARS = max(MAX_RESPONSE_CHARS.values())
 
 
 class Refusal(StrEnum):
@@ -99,24 +104,19 @@ class Submission:
     accepted: bool
     refusal: Refusal | None = None
     message: str = ""
+    #: The answer was over :data:`MAX_ANSWER_CHARS` and only its start was stored (``message`` says so).
+    cut: bool = False
+
+
+def single_problem_count(problems: Sequence[ProblemRef]) -> int:
+    """How many of a mock's problems are single problems, not steps of a scenario."""
+    return sum(ref.step is None for ref in problems)
 
 
 def load(store: Store, mock_id: int) -> MockSession | None:
     """The mock with this id, or None."""
     mock = get_mock(store, mock_id)
     return MockSession.of(mock) if mock else None
-
-
-def parse_mock_id(text: object) -> int | None:
-    """The mock id that ``text`` (from an address) names, or None when it cannot be a stored id.
-
-    Only ASCII digits count (``str.isdigit`` accepts ``²``, which ``int`` refuses) and only ids that
-    fit SQLite's integers (a longer number would overflow on the way to the database).
-    """
-    if not isinstance(text, str) or not _MOCK_ID.fullmatch(text):
-        return None
-    mock_id = int(text)
-    return mock_id if 0 < mock_id <= MAX_ROW_ID else None
 
 
 def running_sessions(store: Store) -> list[MockSession]:
@@ -150,8 +150,10 @@ def start(store: Store, *, config: MockConfig, problems: Sequence[ProblemRef], n
     Closing the expired mocks, the check for a running one and the insert are one write transaction,
     so two starts at once (two tabs, two processes) start one mock; the other gets ``MockRunningError``.
     """
-    if len(problems) != config.n_problems:
-        raise ValueError(f"the config asks for {config.n_problems} problems, {len(problems)} were given")
+    # An interview's scenario steps come on top of the single problems the config counts.
+    given = single_problem_count(problems) if config.mix is Mix.INTERVIEW else len(problems)
+    if given != config.n_problems:
+        raise ValueError(f"the config asks for {config.n_problems} problems, {given} were given")
     started_at = as_utc(now)
     with store.connect() as conn:
         running = running_mock_in(conn)
@@ -180,6 +182,8 @@ def submit(
 ) -> Submission:
     """Store (or replace) the answer at ``position`` while the mock runs and ``now`` is before its deadline.
 
+    An answer over :data:`MAX_ANSWER_CHARS` is cut to that length, and the submission says so.
+
     The deadline is read from the store, not from the caller, so a page that still shows the problem
     after time ran out cannot get a late answer in. A refused answer changes nothing. The checks and
     the write are one write transaction: once :func:`finish` has returned, no answer can land.
@@ -197,8 +201,19 @@ def submit(
             )
         if not 0 <= position < len(mock.problems):
             return Submission(False, Refusal.NO_SUCH_PROBLEM, f"This mock has no problem {position + 1}.")
-        save_mock_answer(conn, mock_id, position, response, as_utc(now), max(float(time_spent_s), 0.0))
+        cut = len(response) > MAX_ANSWER_CHARS
+        stored = response[:MAX_ANSWER_CHARS]
+        save_mock_answer(conn, mock_id, position, stored, as_utc(now), max(float(time_spent_s), 0.0))
+    if cut:
+        return Submission(True, message=_cut_message(len(response)), cut=True)
     return Submission(True)
+
+
+def _cut_message(length: int) -> str:
+    return (
+        f"It was {length:,} characters long, so only its first {MAX_ANSWER_CHARS:,} were saved: "
+        "that is all the debrief reads."
+    )
 
 
 def finish(store: Store, *, mock_id: int, now: datetime) -> bool:
@@ -233,11 +248,17 @@ def rate_recall(
     explanation: Mapping[str, Any] | None = None,
 ) -> bool:
     """Record the self-rating of an answered recall problem at the debrief, before the score is final,
-    with the explanation's key-point checks as the user confirmed or overruled them."""
+    with the explanation's key-point checks as the user confirmed or overruled them.
+
+    False, and nothing changed, when the mock is running or settled (checked in the store, so also
+    when ``session`` was read before another tab settled it) or has no answer at ``position``."""
     rating_for_recall(self_rating)  # raises ValueError naming the four ratings
     if session.running or session.settled:
         return False
-    return rate_mock_answer(store, session.id, position, self_rating.strip().lower(), explanation)
+    try:
+        return rate_mock_answer(store, session.id, position, self_rating.strip().lower(), explanation)
+    except MockSettledError:  # settled since ``session`` was read (another tab, another rerun)
+        return False
 
 
 def _attempt(outcome: Outcome, *, mock_id: int, answer: Answer | None, finished_at: datetime) -> Attempt:
@@ -262,24 +283,35 @@ def _attempt(outcome: Outcome, *, mock_id: int, answer: Answer | None, finished_
     )
 
 
-def _claim_and_record(
-    store: Store, *, mock_id: int, score: float, scorecard: str, attempts: list[Attempt]
+def _claim_record_and_review(
+    store: Store,
+    *,
+    session: MockSession,
+    score: float,
+    scorecard: str,
+    outcomes: Sequence[Outcome],
+    attempts: list[Attempt],
+    now: datetime,
+    enable_fuzzing: bool,
 ) -> bool:
-    # Setting the score and storing the attempts share one transaction, and the score is set only
-    # while it is still empty: two reruns settling at once store the attempts exactly once.
+    # The score, the attempts and the card reviews are one transaction, and the score is set only
+    # while it is still empty: two reruns settling at once store the attempts exactly once, and a
+    # process killed part way leaves the mock unsettled, so the next look at it settles it whole.
     with store.connect() as conn:
         claimed = conn.execute(
             "UPDATE mocks SET score = ?, scorecard = ? WHERE id = ? AND status = ? AND score IS NULL",
-            (score, scorecard, mock_id, MockStatus.FINISHED.value),
+            (score, scorecard, session.id, MockStatus.FINISHED.value),
         ).rowcount
         if not claimed:
             return False
         insert_attempts(conn, attempts)
+        if session.config.updates_schedule:
+            _review_cards(conn, outcomes, attempts, now=now, enable_fuzzing=enable_fuzzing)
     return True
 
 
 def _review_cards(
-    store: Store,
+    conn: sqlite3.Connection,
     outcomes: Sequence[Outcome],
     attempts: Sequence[Attempt],
     *,
@@ -302,8 +334,8 @@ def _review_cards(
         else:
             recall_rating = outcome.self_rating if is_recall(outcome.problem) else None
             rating = rating_for_answer(status=attempt.status, self_rating=recall_rating)
-        review(
-            store,
+        review_in(
+            conn,
             template_id=attempt.template_id,
             checklist_item=attempt.checklist_item,
             rating=rating,
@@ -330,7 +362,7 @@ def settle(
 
     Returns the debrief and its Markdown scorecard (provisional while ratings are missing). The first
     call that finds the score final stores the attempts, the score and the scorecard, and reviews the
-    FSRS cards when the mock says so (each review in its own transaction, after the attempts).
+    FSRS cards when the mock says so, all in one transaction: all of it lands, or none of it.
     """
     if session.running:
         raise ValueError(f"mock #{session.id} is still running; finish it before the debrief")
@@ -352,9 +384,14 @@ def settle(
         _attempt(o, mock_id=session.id, answer=by_position.get(o.position), finished_at=finished_at)
         for o in result.outcomes
     ]
-    claimed = _claim_and_record(
-        store, mock_id=session.id, score=result.score, scorecard=markdown, attempts=attempts
+    _claim_record_and_review(
+        store,
+        session=session,
+        score=result.score,
+        scorecard=markdown,
+        outcomes=result.outcomes,
+        attempts=attempts,
+        now=now,
+        enable_fuzzing=enable_fuzzing,
     )
-    if claimed and session.config.updates_schedule:
-        _review_cards(store, result.outcomes, attempts, now=now, enable_fuzzing=enable_fuzzing)
     return result, markdown

@@ -32,6 +32,14 @@ class MockRunningError(RuntimeError):
         self.mock_id = mock_id
 
 
+class MockSettledError(RuntimeError):
+    """The mock's score is final: its answers, ratings and explanation checks can no longer change."""
+
+    def __init__(self, mock_id: int) -> None:
+        super().__init__(f"mock #{mock_id} is settled: its score is final and its answers cannot change")
+        self.mock_id = mock_id
+
+
 class MockStatus(StrEnum):
     """Whether a mock is still being answered."""
 
@@ -212,11 +220,13 @@ def save_mock_answer(
     """Store the answer at ``position``, replacing an earlier one there.
 
     ``target`` is a store (its own transaction) or a connection inside the caller's transaction.
+    Raises :class:`MockSettledError` for a settled mock.
     """
     if isinstance(target, Store):
         with target.connect() as conn:
             save_mock_answer(conn, mock_id, position, response, answered_at, time_spent_s, self_rating)
         return
+    refuse_settled_in(target, mock_id)
     target.execute(
         "INSERT INTO mock_answers (mock_id, position, response, answered_at, time_spent_s, self_rating) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mock_id, position) DO UPDATE SET "
@@ -235,15 +245,27 @@ def rate_mock_answer(
 ) -> bool:
     """Set only the self-rating (and the confirmed explanation checks) of a stored answer.
 
-    False when there is no answer at ``position``.
+    False when there is no answer at ``position``. Raises :class:`MockSettledError` for a settled mock.
     """
     text = None if explanation is None else json.dumps(dict(explanation), separators=(",", ":"))
     with store.connect() as conn:
+        refuse_settled_in(conn, mock_id)
         cursor = conn.execute(
             "UPDATE mock_answers SET self_rating = ?, explanation = ? WHERE mock_id = ? AND position = ?",
             (self_rating, text, mock_id, position),
         )
         return cursor.rowcount > 0
+
+
+def refuse_settled_in(conn: sqlite3.Connection, mock_id: int) -> None:
+    """Raise :class:`MockSettledError` when the mock's score is set, inside the caller's write transaction.
+
+    Every write to a mock's answers passes here, in the transaction of the write: a tab that still
+    shows the debrief of a mock another tab has settled cannot change what the stored score was made of.
+    """
+    row = conn.execute("SELECT score FROM mocks WHERE id = ?", (mock_id,)).fetchone()
+    if row is not None and row["score"] is not None:
+        raise MockSettledError(mock_id)
 
 
 def mock_answers(store: Store, mock_id: int) -> list[MockAnswer]:

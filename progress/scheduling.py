@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from fsrs import Card, Rating, Scheduler, State
 
 from progress.attempt import Attempt, Status
-from progress.settings import Settings, load_settings
+from progress.settings import Settings, load_settings, read_settings
 from progress.store import Store, insert_attempts
 from progress.utc import as_utc, day_start, from_iso, to_iso, utc_day
 
@@ -66,39 +66,61 @@ def review(
     The card, its log and the settings it was scheduled with are read and written in one transaction,
     together with ``attempt`` when given: an answer and the review it causes land together or not at all.
     """
-    now = as_utc(now)
     with store.connect() as conn:
         if attempt is not None:
             insert_attempts(conn, [attempt])
-        settings = load_settings(conn)
-        row = conn.execute("SELECT card FROM cards WHERE template_id = ?", (template_id,)).fetchone()
-        card = Card.from_json(row["card"]) if row else Card(card_id=card_id_for(template_id), due=now)
-        duration_ms = None if duration_s is None else round(duration_s * 1000)
-        card, log = scheduler_for(settings, enable_fuzzing=enable_fuzzing).review_card(
-            card, Rating(rating), review_datetime=now, review_duration=duration_ms
+        return review_in(
+            conn,
+            template_id=template_id,
+            checklist_item=checklist_item,
+            rating=rating,
+            now=now,
+            duration_s=duration_s,
+            enable_fuzzing=enable_fuzzing,
         )
-        conn.execute(
-            "INSERT INTO cards (template_id, checklist_item, card, due, stability, difficulty, state, "
-            "last_review, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE "
-            "SET checklist_item = excluded.checklist_item, card = excluded.card, due = excluded.due, "
-            "stability = excluded.stability, difficulty = excluded.difficulty, state = excluded.state, "
-            "last_review = excluded.last_review",
-            (
-                template_id,
-                checklist_item,
-                card.to_json(),
-                to_iso(card.due),
-                card.stability,
-                card.difficulty,
-                int(card.state),
-                to_iso(card.last_review) if card.last_review else None,
-                to_iso(now),
-            ),
-        )
-        conn.execute(
-            "INSERT INTO review_logs (template_id, rating, reviewed_at, day, log) VALUES (?, ?, ?, ?, ?)",
-            (template_id, int(log.rating), to_iso(now), utc_day(now).isoformat(), log.to_json()),
-        )
+
+
+def review_in(
+    conn: sqlite3.Connection,
+    *,
+    template_id: str,
+    checklist_item: str,
+    rating: Rating | int,
+    now: datetime,
+    duration_s: float | None = None,
+    enable_fuzzing: bool = True,
+) -> Card:
+    """:func:`review` inside the caller's write transaction (from :meth:`Store.connect`)."""
+    now = as_utc(now)
+    settings = load_settings(conn)
+    row = conn.execute("SELECT card FROM cards WHERE template_id = ?", (template_id,)).fetchone()
+    card = Card.from_json(row["card"]) if row else Card(card_id=card_id_for(template_id), due=now)
+    duration_ms = None if duration_s is None else round(duration_s * 1000)
+    card, log = scheduler_for(settings, enable_fuzzing=enable_fuzzing).review_card(
+        card, Rating(rating), review_datetime=now, review_duration=duration_ms
+    )
+    conn.execute(
+        "INSERT INTO cards (template_id, checklist_item, card, due, stability, difficulty, state, "
+        "last_review, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (template_id) DO UPDATE "
+        "SET checklist_item = excluded.checklist_item, card = excluded.card, due = excluded.due, "
+        "stability = excluded.stability, difficulty = excluded.difficulty, state = excluded.state, "
+        "last_review = excluded.last_review",
+        (
+            template_id,
+            checklist_item,
+            card.to_json(),
+            to_iso(card.due),
+            card.stability,
+            card.difficulty,
+            int(card.state),
+            to_iso(card.last_review) if card.last_review else None,
+            to_iso(now),
+        ),
+    )
+    conn.execute(
+        "INSERT INTO review_logs (template_id, rating, reviewed_at, day, log) VALUES (?, ?, ?, ?, ?)",
+        (template_id, int(log.rating), to_iso(now), utc_day(now).isoformat(), log.to_json()),
+    )
     return card
 
 
@@ -124,6 +146,8 @@ class Queue:
     due_count: int
     new_count: int
     done_count: int
+    #: A sentence for each stored setting read as its default (see :func:`progress.settings.read_settings`).
+    settings_notices: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return len(self.items)
@@ -152,7 +176,7 @@ def due_queue(
         wanted = {tid: item for tid, item in wanted.items() if item == checklist_item}
     today = utc_day(now)
     with store.connect(write=False) as conn:
-        settings = load_settings(conn)
+        settings, settings_notices = read_settings(conn)
         known = {row["template_id"]: row["due"] for row in conn.execute("SELECT template_id, due FROM cards")}
         introduced = _cards_created_on(conn, today)
         logs = conn.execute("SELECT template_id FROM review_logs WHERE day = ?", (today.isoformat(),))
@@ -165,7 +189,11 @@ def due_queue(
     new_items = new_items[:allowance]
     done = len(reviewed_today) if checklist_item is None else sum(tid in wanted for tid in reviewed_today)
     return Queue(
-        items=(*due_items, *new_items), due_count=len(due_items), new_count=len(new_items), done_count=done
+        items=(*due_items, *new_items),
+        due_count=len(due_items),
+        new_count=len(new_items),
+        done_count=done,
+        settings_notices=settings_notices,
     )
 
 
@@ -179,10 +207,11 @@ def _cards_created_on(conn: sqlite3.Connection, day: date) -> int:
 
 
 # From the latest day with an attempt, step back one day while the day before has attempts too: one
-# index probe per day of the streak, inside SQLite, never a walk over every attempt.
+# index probe per day of the streak, inside SQLite, never a walk over every attempt. A day that is not
+# a date (a row edited by hand) cannot start it.
 _STREAK_SQL = """
 WITH RECURSIVE run(day) AS (
-    SELECT max(day) FROM attempts WHERE day <= :today
+    SELECT max(day) FROM attempts WHERE day <= :today AND typeof(day) = 'text' AND date(day, '+0 days') IS day
     UNION ALL
     SELECT date(run.day, '-1 day') FROM run
     WHERE EXISTS (SELECT 1 FROM attempts WHERE attempts.day = date(run.day, '-1 day'))

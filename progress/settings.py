@@ -74,13 +74,96 @@ class Settings:
         return cls(**values)
 
 
-def load_settings(conn: sqlite3.Connection) -> Settings:
-    """The settings stored in the open database (defaults where none are stored).
+#: The ranges the settings form offers; a stored value outside its range is read as the default.
+DAILY_NEW_LIMIT_RANGE = (0, 100)
+MINUTES_PER_DAY_RANGE = (5, 480)
+DESIRED_RETENTION_RANGE = (0.70, 0.97)
+#: How far ahead an interview date may lie. The plan simulates every day up to it, so a date centuries
+#: ahead would take minutes to plan; no one prepares for an interview two years away.
+MAX_INTERVIEW_DAYS_AHEAD = 730
 
-    Raises ValueError or TypeError when a stored value cannot be read.
+
+def _whole(value: object, low: int, high: int) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        return None
+    return value
+
+
+def _retention(value: object) -> float | None:
+    low, high = DESIRED_RETENTION_RANGE
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    # Rounded to the form's whole percent, so that 0.97 stored as 0.9700000001 still reads.
+    return float(value) if low <= round(float(value), 4) <= high else None
+
+
+def _interview_date(value: object, today: date | None) -> date | None:
+    if not isinstance(value, str):
+        raise ValueError("not a date")
+    day = date.fromisoformat(value)
+    if today is not None and (day - today).days > MAX_INTERVIEW_DAYS_AHEAD:
+        raise ValueError(f"more than {MAX_INTERVIEW_DAYS_AHEAD // 365} years ahead")
+    return day
+
+
+_LABELS = {
+    "daily_new_limit": "new cards a day",
+    "desired_retention": "recall to aim for",
+    "interview_date": "interview date",
+    "minutes_per_day": "minutes per day",
+    "mock_updates_schedule": "whether mock answers update the schedule",
+}
+
+
+def _checked(key: str, value: object, *, today: date | None) -> object:
+    """The setting ``key`` as stored (decoded JSON), within its range; ValueError otherwise."""
+    read: object
+    if key == "daily_new_limit":
+        read = _whole(value, *DAILY_NEW_LIMIT_RANGE)
+    elif key == "minutes_per_day":
+        read = _whole(value, *MINUTES_PER_DAY_RANGE)
+    elif key == "desired_retention":
+        read = _retention(value)
+    elif key == "interview_date":
+        return None if value is None else _interview_date(value, today)
+    else:  # mock_updates_schedule
+        read = value if isinstance(value, bool) else None
+    if read is None:
+        raise ValueError("outside the range the settings offer")
+    return read
+
+
+def read_settings(conn: sqlite3.Connection, *, today: date | None = None) -> tuple[Settings, tuple[str, ...]]:
+    """The settings stored in the open database, and a notice for each stored value set aside.
+
+    A value that cannot be read, or lies outside the range the settings form offers (an interview date
+    more than :data:`MAX_INTERVIEW_DAYS_AHEAD` days after ``today``, when given), is read as its default:
+    the pages still work, and saving the settings replaces it. Never raises for what is stored.
     """
-    stored = {key: json.loads(value) for key, value in conn.execute("SELECT key, value FROM settings")}
-    return Settings.from_dict(stored)
+    known = {f.name: f.default for f in fields(Settings)}
+    values: dict[str, Any] = {}
+    notices: list[str] = []
+    for key, text in conn.execute("SELECT key, value FROM settings"):
+        if key not in known:
+            continue
+        try:
+            values[key] = _checked(key, json.loads(text), today=today)
+        except (ValueError, TypeError, RecursionError) as exc:
+            shown = text if isinstance(text, str) and len(text) <= 40 else f"{str(text)[:40]}…"
+            default = "none" if known[key] is None else json.dumps(known[key])
+            notices.append(
+                f"The saved {_LABELS[key]} ({shown}) cannot be used ({exc}), so the default ({default}) "
+                "applies: save the settings on Readiness to replace it."
+            )
+    return Settings(**values), tuple(notices)
+
+
+def load_settings(conn: sqlite3.Connection, *, today: date | None = None) -> Settings:
+    """The settings stored in the open database, each unusable value read as its default.
+
+    See :func:`read_settings`, which also says which values were set aside.
+    """
+    return read_settings(conn, today=today)[0]
 
 
 def save_settings(conn: sqlite3.Connection, settings: Settings) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from progress.attempt import COLUMNS, Attempt, Mode
+from progress.attempt_rows import read_rows
 from progress.db_file import FileState, file_state
 from progress.errors import (
     CorruptDatabaseError,
@@ -32,11 +33,10 @@ from progress.errors import (
     DatabaseBusyError,
     DiskFullError,
     NewerSchemaError,
-    StoreError,
     VanishedDatabaseError,
 )
-from progress.migrations import LATEST_VERSION, migrate, schema_version, user_tables
-from progress.settings import Settings, load_settings, save_settings
+from progress.migrations import LATEST_VERSION, migrate, schema_problem, schema_version, user_tables
+from progress.settings import Settings, read_settings, save_settings
 from progress.utc import Clock, as_utc, system_clock, to_iso
 
 _T = TypeVar("_T")
@@ -46,6 +46,9 @@ _ACCESS_CODES = frozenset({3, 8, 14, 23})  # SQLITE_PERM, SQLITE_READONLY, SQLIT
 _BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
 _FULL_CODE = 13  # SQLITE_FULL
 _IOERR_CODE = 10  # SQLITE_IOERR
+# Below this much free space an I/O error is taken for a full disk: SQLite reports ENOSPC as
+# SQLITE_FULL only on a plain write; growing the -shm file, an fsync or a truncate say SQLITE_IOERR.
+_FULL_DISK_BYTES = 1 << 20
 _ERROR_CODE = 1  # SQLITE_ERROR, e.g. "no such table" in a file emptied under the app
 # Databases this process has opened and prepared: one of them missing or empty later was deleted or
 # truncated under the app, which is refused rather than silently started afresh. Shared by every
@@ -174,6 +177,8 @@ class Store:
                 raise DatabaseBusyError(self.path) from exc
             if code == _FULL_CODE:
                 raise DiskFullError(self.path) from exc
+            if code == _IOERR_CODE and _disk_full(self.path):
+                raise DiskFullError(self.path) from exc
             if code == _IOERR_CODE:
                 raise DatabaseAccessError(self.path, f"the disk reported an error ({exc})") from exc
             if code == _ERROR_CODE and str(exc).startswith("no such table"):
@@ -258,7 +263,8 @@ class Store:
     def _checked_version(self, conn: sqlite3.Connection, *, write: bool) -> int:
         """The file's schema version, read in a new transaction that stays open only when ``write``.
 
-        Refuses a newer schema, and a file at version 0 that already holds tables (not ours).
+        Refuses a newer schema, a file at version 0 that already holds tables (not ours), and a file
+        whose schema was tampered with (see :func:`progress.migrations.schema_problem`).
         """
         self._with_retry(lambda: self._begin(conn, write=write))
         try:
@@ -267,6 +273,8 @@ class Store:
                 raise NewerSchemaError(self.path, found=version, known=LATEST_VERSION)
             if version == 0 and user_tables(conn):
                 raise CorruptDatabaseError(self.path, "it holds tables of another program")
+            if version > 0 and (problem := schema_problem(conn)) is not None:
+                raise CorruptDatabaseError(self.path, problem)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -297,7 +305,8 @@ class Store:
     ) -> list[Attempt]:
         """Stored attempts, oldest first (or newest first), optionally filtered and limited.
 
-        ``since`` keeps attempts created at or after that moment.
+        ``since`` keeps attempts created at or after that moment. A row that is not a well-formed
+        attempt (edited by hand or by another program) is skipped, see :mod:`progress.attempt_rows`.
         """
         clauses: list[str] = []
         args: list[object] = []
@@ -319,7 +328,7 @@ class Store:
             sql += " LIMIT ?"
             args.append(int(limit))
         with self.connect(write=False) as conn:
-            return [Attempt.from_row(row) for row in conn.execute(sql, args)]
+            return list(read_rows(conn.execute(sql, args)).attempts)
 
     def practised(self, template_id: str, seed: int) -> bool:
         """Whether a practice answer to this draw (template and seed) is stored.
@@ -341,16 +350,16 @@ class Store:
     # --- settings -----------------------------------------------------------------------------------
 
     def settings(self) -> Settings:
-        """The stored settings, defaults where none are stored."""
+        """The stored settings, defaults where none are stored or a stored one cannot be used."""
+        return self.settings_read()[0]
+
+    def settings_read(self) -> tuple[Settings, tuple[str, ...]]:
+        """The stored settings and a notice for each stored value set aside for its default.
+
+        An interview date is checked against the store's clock (see :func:`progress.settings.read_settings`).
+        """
         with self.connect(write=False) as conn:
-            try:
-                return load_settings(conn)
-            except (ValueError, TypeError) as exc:
-                raise StoreError(
-                    f"The settings stored in {self.path} cannot be read ({exc}). The file has not been "
-                    "changed: save the settings again to replace them, or point DRILL_DB elsewhere.",
-                    path=self.path,
-                ) from exc
+            return read_settings(conn, today=self.now().date())
 
     def save_settings(self, settings: Settings) -> None:
         """Store every setting."""
@@ -361,6 +370,19 @@ class Store:
 def _primary_code(exc: sqlite3.Error) -> int | None:
     code = getattr(exc, "sqlite_errorcode", None)
     return None if code is None else code & 0xFF
+
+
+def free_bytes(folder: Path) -> int:
+    """Free space for this user on the file system holding ``folder``."""
+    found = os.statvfs(folder)
+    return found.f_bavail * found.f_frsize
+
+
+def _disk_full(path: Path) -> bool:
+    try:
+        return free_bytes(path.absolute().parent) < _FULL_DISK_BYTES
+    except OSError:
+        return False
 
 
 def insert_attempts(conn: sqlite3.Connection, attempts: Iterable[Attempt]) -> list[int]:

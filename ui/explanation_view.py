@@ -9,6 +9,8 @@ are built from a page prefix (``practice_point_2``, ``mock_point_3_2``) so two p
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
@@ -22,6 +24,11 @@ from ui import state_keys as keys
 from ui.context import now
 
 RATINGS = ("again", "hard", "good", "easy")
+#: Said when a typed answer reached that length: the box keeps no more, so the rest may have been cut.
+AT_LIMIT = (
+    f"This reached the {MAX_EXPLANATION_CHARS:,}-character limit: only that much is checked and kept, "
+    "so anything past it was cut."
+)
 #: The clock choices for typing an explanation (seconds; 0 is no clock).
 TIMER_CHOICES = (0, 60, 120, 180)
 
@@ -52,6 +59,37 @@ def highlighted_markdown(text: str, check: ExplanationCheck) -> str:
     return "".join(out)
 
 
+# The checks of the explanations on screen. Every rerun draws the checks again (a tick of the clock, an
+# overrule), and checking a long text costs far more than drawing it: each text is checked once.
+_CHECKS: OrderedDict[tuple[object, ...], ExplanationCheck] = OrderedDict()
+_CHECKS_LOCK = threading.Lock()
+_CHECKS_KEPT = 32
+
+
+def checked(problem: Problem, text: str) -> ExplanationCheck:
+    """:func:`grader.check_explanation` of ``text``, remembered for the explanations recently on screen."""
+    key = (
+        problem.template_id,
+        problem.seed,
+        getattr(problem, "step", None),
+        problem.prompt,
+        tuple(problem.key_points),
+        tuple(m.name for m in problem.misconceptions),
+        text,
+    )
+    with _CHECKS_LOCK:
+        found = _CHECKS.get(key)
+        if found is not None:
+            _CHECKS.move_to_end(key)
+            return found
+    fresh = check_explanation(problem, text)
+    with _CHECKS_LOCK:
+        _CHECKS[key] = fresh
+        while len(_CHECKS) > _CHECKS_KEPT:
+            _CHECKS.popitem(last=False)
+    return fresh
+
+
 def _point_key(prefix: str, index: int) -> str:
     return f"{prefix}{index}"
 
@@ -67,7 +105,7 @@ def record_from_state(
     time_limit_s: float | None = None,
 ) -> ExplanationRecord:
     """The explanation as checked, with the overrules the user made through the checkboxes."""
-    check = check_explanation(problem, text)
+    check = checked(problem, text)
     overrides: dict[int, bool] = {}
     for i, hit in enumerate(check.hits):
         chosen = st.session_state.get(_point_key(point_prefix, i), hit)
@@ -113,7 +151,7 @@ def show_checks(
     misconception quotes the sentence that says it. The counts follow the ticks, overrules included.
     Returns the record as the checkboxes stand now (its ``suggested_rating`` follows the overrules).
     """
-    check = check_explanation(problem, text)
+    check = checked(problem, text)
     with st.container(border=True):
         st.markdown("**What you wrote**")
         st.markdown(highlighted_markdown(text, check))
@@ -197,6 +235,7 @@ def explanation_input(*, on_check: Callable[[], None]) -> None:
         key=keys.PRACTICE_EXPLANATION,
         placeholder="Explain it as you would out loud in an interview…",
         height=160,
+        max_chars=MAX_EXPLANATION_CHARS,
     )
     clock_col, check_col = st.columns([2, 1], vertical_alignment="bottom")
     clock_col.selectbox(
@@ -238,7 +277,8 @@ _OVERRULE_PREFIXES = (keys.PRACTICE_POINT_PREFIX, keys.PRACTICE_MISCONCEPTION_PR
 
 
 def check_practice_explanation(started_at: datetime) -> None:
-    """Keep the typed explanation as checked (with its time); a notice when there is nothing to check.
+    """Keep the typed explanation as checked (with its time, no more than :data:`MAX_EXPLANATION_CHARS`);
+    a notice when there is nothing to check.
 
     ``started_at`` is when the question (or scenario step) appeared, for the time spent without a clock.
     """
@@ -248,8 +288,16 @@ def check_practice_explanation(started_at: datetime) -> None:
             "Type your explanation first, or press **Show the model answer** to rate yourself."
         )
         return
+    # The box keeps no more than the cap (Streamlit cuts what the browser sends): a text at the cap
+    # may have been cut, and the checks say so.
+    text = text[:MAX_EXPLANATION_CHARS]
     seconds, limit_s = practice_seconds(started_at, at=now())
-    st.session_state[keys.PRACTICE_CHECKED] = {"text": text, "seconds": seconds, "time_limit_s": limit_s}
+    st.session_state[keys.PRACTICE_CHECKED] = {
+        "text": text,
+        "seconds": seconds,
+        "time_limit_s": limit_s,
+        "at_limit": len(text) >= MAX_EXPLANATION_CHARS - 1,  # less a space stripped at the cut
+    }
     st.session_state.pop(keys.PRACTICE_NOTICE, None)
 
 
@@ -286,6 +334,8 @@ def show_practice_checks(
     )
     if checked.get("time_limit_s"):
         st.caption(f"Written in {checked['seconds']:.0f} s against a {checked['time_limit_s']:.0f} s clock.")
+    if checked.get("at_limit"):
+        st.warning(AT_LIMIT)
     with st.container(border=True):
         st.markdown("**Model answer**")
         st.markdown(bank_markdown(problem.model_answer or problem.explanation))
@@ -354,6 +404,9 @@ def show_mock_checks(
     """
     point_prefix = f"{keys.MOCK_POINT_PREFIX}{position}_"
     misconception_prefix = f"{keys.MOCK_MISCONCEPTION_PREFIX}{position}_"
+    if len(response) > MAX_EXPLANATION_CHARS:  # stored before answers were cut to that length
+        st.caption(f"Only the first {MAX_EXPLANATION_CHARS:,} of its {len(response):,} characters are read.")
+        response = response[:MAX_EXPLANATION_CHARS]
     record = show_checks(
         problem, response, point_prefix=point_prefix, misconception_prefix=misconception_prefix
     )

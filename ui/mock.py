@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
@@ -63,8 +63,8 @@ def start_mock(store: Store, bank: Bank, *, config: MockConfig, seed: int, now: 
         refs = select_interview(
             scenarios, candidates(bank), config=config, rng=random.Random(seed), checklist_order=order
         )
-        # The stored count is every position: the scenarios' steps and the single problems.
-        return start(store, config=replace(config, n_problems=len(refs)), problems=refs, now=now)
+        # The stored count is the single problems asked for; the scenarios' steps come on top.
+        return start(store, config=config, problems=refs, now=now)
     strength = item_strengths(store, bank, now=now) if config.mix is Mix.WEAKEST_FIRST else None
     refs = select_problems(
         candidates(bank), config=config, rng=random.Random(seed), checklist_order=order, strength=strength

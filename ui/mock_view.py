@@ -14,7 +14,7 @@ from grader.markdown import bank_markdown
 from grader.problem import Kind, Problem
 from progress.mock_debrief import Answer, Debrief, Outcome, Result, answer_heading
 from progress.mock_scorecard import item_verdict, minutes_seconds, result_word, typed_answer
-from progress.mock_session import MockSession
+from progress.mock_session import MAX_ANSWER_CHARS, MockSession
 from progress.mock_timer import format_remaining, remaining
 from ui.answer_help import show_answer_help
 from ui.context import now
@@ -80,7 +80,7 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
         )
     elif problem.kind is Kind.RECALL:
         label = "Your explanation (checked against the key points at the debrief)"
-        st.text_area(label, value=previous, key=key, on_change=on_change)
+        st.text_area(label, value=previous, key=key, on_change=on_change, max_chars=MAX_ANSWER_CHARS)
         st.caption("Saved when you press **Save answer** or click outside the box (Ctrl+Enter too).")
     else:
         label = box_label(problem)

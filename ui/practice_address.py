@@ -4,35 +4,34 @@ numbers, and the choice of what "Another variant" practises. No Streamlit here."
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from datetime import datetime
 
 from question_bank import Bank, generate
 from ui.practice import Current
+from ui.query_params import CARD, EXTRA, SEED, Address
 
-#: Query-string parameters: the template id, its seed, and ``extra=1`` for practice off the schedule.
-CARD_PARAM = "card"
-SEED_PARAM = "seed"
-EXTRA_PARAM = "extra"
-PARAMS = (CARD_PARAM, SEED_PARAM, EXTRA_PARAM)
+PARAMS = (CARD, SEED, EXTRA)
 
 
 def to_query(current: Current) -> dict[str, str]:
     """The query-string parameters that bring ``current`` back after a refresh."""
-    params = {CARD_PARAM: current.template_id, SEED_PARAM: str(current.seed)}
+    params = {CARD: current.template_id, SEED: str(current.seed)}
     if not current.scheduled:
-        params[EXTRA_PARAM] = "1"
+        params[EXTRA] = "1"
     return params
 
 
-def from_query(params: Mapping[str, str], bank: Bank, *, now: datetime) -> Current | None:
-    """The problem a refreshed page showed, or None when the address names none the bank still has."""
-    template_id = str(params.get(CARD_PARAM, ""))
-    seed = str(params.get(SEED_PARAM, ""))
-    known = template_id in {t.id for t in bank.templates} or bank.is_scenario(template_id)
-    if not seed.isdigit() or len(seed) > 12 or not known:
-        return None
-    return Current(template_id, int(seed), scheduled=params.get(EXTRA_PARAM) != "1", started_at=now)
+def from_query(address: Address, bank: Bank, *, now: datetime) -> tuple[Current | None, tuple[str, ...]]:
+    """The problem a refreshed page showed (None when the address names none the bank still has), and
+    the notices to show: a parameter that could not be read, or a question the bank no longer has."""
+    template_id, seed = address.get(CARD), address.get(SEED)
+    if not isinstance(template_id, str) or not isinstance(seed, int):
+        return None, address.notices
+    if template_id not in {t.id for t in bank.templates} and not bank.is_scenario(template_id):
+        gone = f"The address names the question `{template_id}`, which the question bank no longer has."
+        return None, (*address.notices, gone)
+    current = Current(template_id, seed, scheduled=address.get(EXTRA) is not True, started_at=now)
+    return current, address.notices
 
 
 def variant_template_id(bank: Bank, template_id: str, *, seed: int) -> str | None:

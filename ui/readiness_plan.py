@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 
 import pandas as pd
 import streamlit as st
@@ -21,6 +21,7 @@ from progress.aggregates import Snapshot
 from progress.plan import Plan, make_plan, seconds_per_card
 from progress.readiness import ItemEvidence, seconds_per_answer
 from progress.scheduling import scheduler_for
+from progress.settings import MAX_INTERVIEW_DAYS_AHEAD
 from progress.utc import day_start
 from ui import cached
 from ui import state_keys as keys
@@ -67,7 +68,15 @@ def _settings_form(settings: Settings) -> None:
     # No submit on Enter: before the form, Enter in a number box only moved the value, never saved.
     with st.form(_FORM, border=False, enter_to_submit=False):
         date_col, minutes_col = st.columns(2)
-        date_col.date_input("Interview date", value=settings.interview_date, key=keys.READY_INTERVIEW_DATE)
+        date_col.date_input(
+            "Interview date",
+            value=settings.interview_date,
+            # As far ahead as a stored date may be read (the store's own clock read the saved one).
+            max_value=max(
+                now().date() + timedelta(days=MAX_INTERVIEW_DAYS_AHEAD), settings.interview_date or date.min
+            ),
+            key=keys.READY_INTERVIEW_DATE,
+        )
         minutes_col.number_input(
             "Minutes per day",
             min_value=5,
@@ -192,9 +201,11 @@ def plan_section(snapshot: Snapshot, titles: Mapping[str, str]) -> None:
     export press would find its file gone).
     """
     try:
-        settings = cached.store().settings()
+        settings, notices = cached.store().settings_read()
     except StoreError as exc:
         st.error(str(exc))
         return
+    for notice in notices:
+        st.warning(notice)
     _settings_form(settings)
     _plan_view(snapshot, titles)

@@ -6,13 +6,14 @@ Each test is a way the page used to stop for good (a traceback, or no button to 
 from __future__ import annotations
 
 import os
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from progress import Store
+from progress import Attempt, Settings, Status, Store
 from progress.mock_config import MockConfig, ProblemRef
 from progress.mock_session import finish, start, submit
 from progress.mocks import list_mocks
@@ -237,3 +238,94 @@ def test_a_practice_scenario_draw_that_fails_is_skipped_with_a_note(
     assert not at.exception
     assert any("skipped" in note.value and "ZeroDivisionError" in note.value for note in at.info)
     assert at.session_state[keys.PRACTICE_CURRENT]["template_id"] != scenario_id
+
+
+# --- a stored answer row no version of the app writes (a file edited by hand) ------------------------
+SPOILED_ROWS = ["score = 9e999", "day = 'garbage'", "day = '2026-11-31'", "duration_s = 'x'"]
+
+
+@pytest.mark.parametrize("page", [PRACTICE, READINESS], ids=["practice", "readiness"])
+@pytest.mark.parametrize("spoil", SPOILED_ROWS)
+def test_a_malformed_answer_row_is_left_out_and_named_not_a_crash(
+    tmp_path: Path, page: str, spoil: str
+) -> None:
+    db = tmp_path / "p.db"
+    _app(page, db).run()
+    good = Attempt(
+        created_at=T0 - timedelta(hours=2), template_id="kv-bytes-per-token", checklist_item="kv-cache",
+        seed=3, response="800 KiB", status=Status.CORRECT, score=1.0, duration_s=40.0,
+    )  # fmt: skip
+    [_, spoiled] = Store(db).record_attempts([good, good])
+    with Store(db).connect() as conn:
+        conn.execute(f"UPDATE attempts SET {spoil} WHERE id = ?", (spoiled,))
+    at = _app(page, db).run()
+    assert not at.exception
+    if page == READINESS:
+        assert any(f"could not be read (#{spoiled})" in w.value for w in at.warning)
+
+
+# --- practice: an address whose seed is not a number ----------------------------------------------
+@pytest.mark.parametrize("seed", ["²", "1e3", "99999999999999999999", "-4", "abc"])
+def test_a_practice_address_with_an_unreadable_seed_shows_a_problem_and_says_why(
+    tmp_path: Path, seed: str
+) -> None:
+    at = _app(PRACTICE, tmp_path / "p.db")
+    at.query_params["card"] = "kv-bytes-per-token"
+    at.query_params["seed"] = seed
+    at.run()
+    assert not at.exception
+    assert any("`seed`" in note.value and "ignored" in note.value for note in at.info)
+    assert keys.PRACTICE_CURRENT in at.session_state  # a problem is on screen all the same
+
+
+# --- settings stored outside the ranges the form offers ------------------------------------------
+SPOILED_SETTINGS = [
+    ("desired_retention", "1e-300"),
+    ("daily_new_limit", "-5"),
+    ("minutes_per_day", "100000"),
+    ("interview_date", '"9999-12-31"'),
+    ("interview_date", '"2526-11-29"'),
+    ("minutes_per_day", "not json"),
+]
+
+
+@pytest.mark.parametrize("page", [PRACTICE, READINESS], ids=["practice", "readiness"])
+@pytest.mark.parametrize(("key", "text"), SPOILED_SETTINGS)
+def test_a_setting_outside_its_range_falls_back_with_a_notice_and_the_page_works(
+    tmp_path: Path, page: str, key: str, text: str
+) -> None:
+    db = tmp_path / "p.db"
+    store = Store(db)
+    store.save_settings(Settings())
+    with store.connect() as conn:
+        conn.execute("UPDATE settings SET value = ? WHERE key = ?", (text, key))
+    at = _app(page, db).run()
+    assert not at.exception
+    # Practice plans nothing, so it reads an interview date without checking how far ahead it lies.
+    noticed = any("cannot be used" in w.value and "default" in w.value for w in at.warning)
+    assert noticed == (page == READINESS or key != "interview_date")
+
+
+# --- a database tampered with by hand -------------------------------------------------------------
+TAMPERED = {
+    "trigger": ("CREATE TRIGGER forget AFTER INSERT ON attempts BEGIN DELETE FROM attempts; END", "`forget`"),
+    "view": (
+        "ALTER TABLE attempts RENAME TO attempts_kept; CREATE VIEW attempts AS SELECT * FROM attempts_kept",
+        "`attempts` is a view",
+    ),
+}
+
+
+@pytest.mark.parametrize("page", [PRACTICE, READINESS], ids=["practice", "readiness"])
+@pytest.mark.parametrize("tampering", sorted(TAMPERED))
+def test_a_tampered_database_is_refused_by_name_on_the_page(
+    tmp_path: Path, page: str, tampering: str
+) -> None:
+    db = tmp_path / "p.db"
+    Store(db).attempt_count()
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.executescript(TAMPERED[tampering][0])
+    conn.close()
+    at = _app(page, db).run()
+    assert not at.exception
+    assert any(TAMPERED[tampering][1] in e.value and "cannot be read" in e.value for e in at.error)

@@ -76,7 +76,8 @@ def test_a_wrong_step_carried_forward_is_marked_at_the_debrief(tmp_path: Path) -
     bank = load_bank()
     n_steps = len(bank.scenario(SERVING).steps)
     refs = [ProblemRef(SERVING, 11, step=n) for n in range(1, n_steps + 1)]
-    config = MockConfig.from_minutes(duration_min=30, n_problems=len(refs), mix=Mix.INTERVIEW)
+    # One scenario's steps and nothing else: an interview mix would add single problems after them.
+    config = MockConfig.from_minutes(duration_min=30, n_problems=len(refs), mix=Mix.EVERY_ITEM)
     session = start(Store(db), config=config, problems=refs, now=T0)
     problems = problems_of(bank, session)
     first = problems[0]

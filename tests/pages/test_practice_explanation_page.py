@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from progress import Store
 from question_bank import Bank, generate, load_bank
 from ui import state_keys as keys
+from ui.explanation_view import AT_LIMIT, MAX_EXPLANATION_CHARS
 from ui.practice import Current
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
@@ -155,3 +156,39 @@ def test_a_wrong_figure_is_named_on_the_page(tmp_path: Path) -> None:
     at = _check(at.run(), "The ridge is peak / bandwidth = 989e12 / 3.35e12 ≈ 29.5 FLOP/B.")
     assert not at.exception
     assert any(c.value.startswith("Not made: your 29\\.5") and "about 295" in c.value for c in at.caption)
+
+
+def test_an_explanation_over_the_cap_is_cut_to_it_said_so_and_stored_no_longer(tmp_path: Path) -> None:
+    at = _page(tmp_path / "p.db")
+    at.session_state[keys.PRACTICE_EXPLANATION] = PARTIAL + " x" * MAX_EXPLANATION_CHARS
+    at.button(key=keys.PRACTICE_CHECK).click().run()
+    assert not at.exception
+    assert any(w.value == AT_LIMIT for w in at.warning)
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "hard").click().run()
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert attempt.explanation is not None and attempt.explanation["text"].startswith(PARTIAL)
+    assert len(attempt.explanation["text"]) <= MAX_EXPLANATION_CHARS
+
+
+def test_an_explanation_at_the_cap_is_checked_once_however_often_the_page_reruns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ui import explanation_view
+
+    calls: list[int] = []
+    real = explanation_view.check_explanation
+
+    def counted(problem: object, text: str) -> object:
+        calls.append(len(text))
+        return real(problem, text)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(explanation_view, "check_explanation", counted)
+    text = (PARTIAL + " ") * (MAX_EXPLANATION_CHARS // (len(PARTIAL) + 1))
+    at = _check(_page(tmp_path / "p.db"), text.strip())
+    at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}2").check().run()
+    at.checkbox(key=f"{keys.PRACTICE_POINT_PREFIX}3").check().run()
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "good").click().run()
+    assert not at.exception
+    assert len(calls) == 1
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert attempt.explanation is not None and len(attempt.explanation["text"]) <= MAX_EXPLANATION_CHARS

@@ -6,6 +6,7 @@ import csv
 import io
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,70 @@ def test_export_works_from_read_only_media(tmp_path: Path) -> None:
         pytest.skip(f"this machine does not allow a private mount: {done.stderr.strip()}")
     assert done.returncode == 0, done.stderr
     assert [row["response"] for row in _rows(done.stdout)] == ["on a CD"]
+
+
+def _wal_only_answers(folder: Path, count: int) -> Path:
+    """A database in ``folder`` whose ``count`` answers are all still in its -wal log, and no -shm file.
+
+    Written while another connection holds the file open, so no close checkpoints the log; the two
+    files are then copied away, as found on media written by a running app.
+    """
+    source = folder / "source"
+    source.mkdir()
+    Store(source / "progress.db").attempt_count()
+    holder = sqlite3.connect(source / "progress.db")
+    try:
+        holder.execute("SELECT count(*) FROM attempts").fetchone()
+        Store(source / "progress.db").record_attempts(
+            attempt(seed=n, response=f"{n} KiB") for n in range(count)
+        )
+        found = folder / "found"
+        found.mkdir()
+        for name in ("progress.db", "progress.db-wal"):
+            shutil.copyfile(source / name, found / name)
+    finally:
+        holder.close()
+    assert (found / "progress.db-wal").stat().st_size > 0 and not (found / "progress.db-shm").exists()
+    return found
+
+
+def _export_from_read_only_media(
+    found: Path, media: Path, *, scratch_size: str
+) -> subprocess.CompletedProcess[str]:
+    if not shutil.which("unshare") or os.geteuid() != 0:
+        pytest.skip("needs root and unshare to mount a read-only file system")
+    scratch = media.parent / "scratch"
+    media.mkdir()
+    scratch.mkdir()
+    script = (
+        f"mount -t tmpfs tmpfs {media} && cp {found}/progress.db {found}/progress.db-wal {media}/ && "
+        f"mount -o remount,ro {media} && ! touch {media}/probe 2>/dev/null && "
+        f"mount -t tmpfs -o size={scratch_size} tmpfs {scratch} && "
+        f"TMPDIR={scratch} {sys.executable} -m progress export --format csv --db {media}/progress.db"
+    )
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if done.returncode != 0 and "mount" in done.stderr and "progress" not in done.stderr:
+        pytest.skip(f"this machine does not allow a private mount: {done.stderr.strip()}")
+    return done
+
+
+def test_read_only_media_with_a_wal_and_no_shm_exports_every_committed_answer(tmp_path: Path) -> None:
+    found = _wal_only_answers(tmp_path, 50)
+    done = _export_from_read_only_media(found, tmp_path / "media", scratch_size="16m")
+    assert done.returncode == 0, done.stderr
+    assert sorted(int(row["seed"]) for row in _rows(done.stdout)) == list(range(50))
+
+
+def test_a_wal_that_cannot_be_read_is_refused_with_a_message_not_exported_empty(tmp_path: Path) -> None:
+    found = _wal_only_answers(tmp_path, 50)
+    done = _export_from_read_only_media(found, tmp_path / "media", scratch_size="8k")
+    assert done.returncode == 1
+    assert "progress.db-wal" in done.stderr and "nothing was exported" in done.stderr
+    assert done.stdout == ""

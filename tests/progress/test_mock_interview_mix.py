@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 from mock_kit import T0
 from store_kit import attempt, new_store
 
-from grader import Kind, grade
+from grader import Kind, Problem, grade
 from grader.follow_through import StepProblem
+from progress import Store
 from progress.aggregates import load_snapshot
-from progress.mock_config import Mix, MockConfig, ProblemRef
+from progress.mock_config import MAX_N_PROBLEMS, Mix, MockConfig, ProblemRef
 from progress.mock_selection import Candidate, NoCandidatesError, ScenarioCandidate, select_interview
-from progress.mock_session import finish, load, settle, start, submit
+from progress.mock_session import (
+    MockSession,
+    finish,
+    history,
+    load,
+    settle,
+    single_problem_count,
+    start,
+    submit,
+)
 from progress.readiness import FactorName, assess
 from progress.scheduling import card_states
 
@@ -60,22 +71,50 @@ def _step(number: int, *, answer: float) -> StepProblem:
 
 def test_a_scenarios_steps_review_its_card_once(tmp_path: Path) -> None:
     store = new_store(tmp_path)
-    problems = [_step(1, answer=10.0), _step(2, answer=20.0)]
-    refs = [ProblemRef("scenario-a", 9, step=1), ProblemRef("scenario-a", 9, step=2)]
-    config = replace(_config(30, n_problems=2), updates_schedule=True)
+    single = Problem("atom-1", "kv-cache", Kind.NUMERIC, "Bytes?", 4, answer=30.0, unit="")
+    problems = [_step(1, answer=10.0), _step(2, answer=20.0), single]
+    refs = [ProblemRef("scenario-a", 9, step=1), ProblemRef("scenario-a", 9, step=2), ProblemRef("atom-1", 4)]
+    config = replace(_config(30, n_problems=1), updates_schedule=True)
     session = start(store, config=config, problems=refs, now=T0)
-    for position, response in enumerate(("10", "20")):
+    for position, response in enumerate(("10", "20", "30")):
         submit(store, mock_id=session.id, position=position, response=response, now=T0)
     finish(store, mock_id=session.id, now=T0)
     finished = load(store, session.id)
     assert finished is not None
     settle(store, finished, problems, grade=grade, now=T0, enable_fuzzing=False)
-    [card] = card_states(store, now=T0)
-    assert card.template_id == "scenario-a"
+    assert [card.template_id for card in card_states(store, now=T0)] == ["atom-1", "scenario-a"]
     with store.connect(write=False) as conn:
-        (reviews,) = conn.execute("SELECT count(*) FROM review_logs").fetchone()
+        sql = "SELECT count(*) FROM review_logs WHERE template_id = 'scenario-a'"
+        (reviews,) = conn.execute(sql).fetchone()
     assert reviews == 1
-    assert sorted(a.params["step"] for a in store.attempts()) == [1, 2]
+    assert sorted(a.params["step"] for a in store.attempts() if a.template_id == "scenario-a") == [1, 2]
+
+
+def _interview(store: Store, n_problems: int, *, seed: int, at: datetime) -> MockSession:
+    config = _config(30, n_problems=n_problems)
+    refs = select_interview(SCENARIOS, CANDIDATES, config=config, rng=random.Random(seed))
+    session = start(store, config=config, problems=refs, now=at)
+    finish(store, mock_id=session.id, now=at + timedelta(minutes=1))
+    return session
+
+
+def test_forty_single_problems_and_a_scenario_start(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    session = _interview(store, MAX_N_PROBLEMS, seed=1, at=T0)
+    assert single_problem_count(session.problems) == MAX_N_PROBLEMS
+    assert len(session.problems) > MAX_N_PROBLEMS
+    assert history(store)[0].config.n_problems == MAX_N_PROBLEMS
+
+
+def test_an_interview_stored_with_its_steps_counted_in_reads_back_its_single_problems(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    session = _interview(store, 8, seed=2, at=T0)
+    with store.connect() as conn:  # as an earlier version stored it: every position counted
+        conn.execute(
+            "UPDATE mocks SET config = json_set(config, '$.n_problems', ?) WHERE id = ?",
+            (len(session.problems), session.id),
+        )
+    assert history(store)[0].config.n_problems == 8
 
 
 def test_answers_timed_at_zero_seconds_do_not_break_readiness(tmp_path: Path) -> None:

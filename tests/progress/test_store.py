@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from store_kit import T0, FakeClock, attempt, new_store, run_in_threads
 
-from progress import DatabaseBusyError, Mode, Settings, Status, Store, StoreError
+from progress import DatabaseBusyError, Mode, Settings, Status, Store
 
 
 def test_nothing_is_created_until_first_use(tmp_path):
@@ -159,12 +159,13 @@ def test_invalid_settings_are_refused(overrides):
         Settings(**overrides)
 
 
-def test_an_unreadable_setting_names_the_file(tmp_path):
+def test_an_unusable_setting_is_read_as_its_default_with_a_notice(tmp_path):
     store = new_store(tmp_path)
     with store.connect() as conn:
         conn.execute("INSERT INTO settings (key, value) VALUES ('desired_retention', '7')")
-    with pytest.raises(StoreError, match=str(store.path)):
-        store.settings()
+    settings, notices = store.settings_read()
+    assert settings == Settings() and store.settings() == Settings()
+    assert len(notices) == 1 and "recall to aim for (7)" in notices[0] and "default (0.9)" in notices[0]
 
 
 def test_store_clock_is_injected_and_utc(tmp_path):

@@ -7,12 +7,14 @@ user's back, only by their choice (``start_afresh``).
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 from store_kit import attempt, fingerprint, new_store
 
+import progress.store
 from progress import DatabaseAccessError, DiskFullError, Store, StoreError, VanishedDatabaseError
 from progress.store import insert_attempts
 
@@ -26,8 +28,41 @@ def test_a_full_disk_names_the_file_and_keeps_what_was_saved(tmp_path: Path) -> 
         conn.execute(f"PRAGMA max_page_count = {pages}")
         insert_attempts(conn, [attempt(response="x" * 200_000)])
     message = str(caught.value)
-    assert str(store.path) in message and "free some disk space" in message
+    assert str(store.path) in message and "Free some disk space" in message
     assert store.attempt_count() == 1
+
+
+def _io_error(extended_code: int) -> sqlite3.OperationalError:
+    """The error SQLite raises when the OS refuses a write it cannot report as SQLITE_FULL."""
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorcode = extended_code  # type: ignore[attr-defined]
+    return error
+
+
+@pytest.mark.parametrize("extended_code", [778, 1034, 4874], ids=["write", "fsync", "shm size"])
+def test_an_io_error_on_a_full_disk_is_named_a_full_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extended_code: int
+) -> None:
+    store = new_store(tmp_path)
+    store.record_attempt(attempt())
+    monkeypatch.setattr(progress.store, "free_bytes", lambda folder: 4096)
+    with pytest.raises(DiskFullError) as caught, store.connect() as conn:
+        insert_attempts(conn, [attempt()])
+        raise _io_error(extended_code)
+    message = str(caught.value)
+    assert "is full" in message and "Nothing was lost" in message and "Free some disk space" in message
+    assert "permissions" not in message
+    monkeypatch.undo()
+    assert store.attempt_count() == 1
+
+
+def test_an_io_error_with_room_on_the_disk_is_still_an_io_error(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+    store.record_attempt(attempt())
+    with pytest.raises(DatabaseAccessError) as caught, store.connect():
+        raise _io_error(778)
+    assert "the disk reported an error" in str(caught.value)
+    assert not isinstance(caught.value, DiskFullError)
 
 
 @pytest.mark.parametrize("same_store", [True, False], ids=["running store", "new store on the path"])

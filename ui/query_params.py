@@ -1,0 +1,119 @@
+"""Every query-string parameter of every page, read in one place. No Streamlit here.
+
+An address can hold anything (``?seed=²``, a 20-digit id, text where a number belongs), so each
+parameter is read by one small rule: a value it can use, or None with a notice saying what was ignored.
+Reading never raises. ``str.isdigit`` is never used: it accepts ``²`` and other digits ``int`` refuses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from progress.mocks import MAX_ROW_ID
+from question_bank.model_base import KEBAB_ID
+from ui import state_keys as keys
+
+#: Practice: the template id on screen, its seed, and ``extra=1`` for practice off the schedule.
+CARD = "card"
+SEED = "seed"
+EXTRA = "extra"
+#: Mock interview: the mock shown, and its problem on screen (1-based).
+MOCK = keys.MOCK_QUERY_PARAM
+PROBLEM = keys.MOCK_PROBLEM_QUERY_PARAM
+
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+_TEMPLATE_ID = re.compile(KEBAB_ID)
+# A practice seed is drawn below 2**31; twelve digits leave room for older draws and fit an int64.
+_MAX_SEED_DIGITS = 12
+_MAX_ID_CHARS = 200
+# A value quoted back in a notice is cut to this many characters.
+_SHOWN_CHARS = 40
+
+
+def _whole_number(text: str, *, low: int, high: int) -> int | None:
+    if not _ASCII_DIGITS.fullmatch(text) or len(text) > len(str(high)):
+        return None
+    number = int(text)
+    return number if low <= number <= high else None
+
+
+def _seed(text: str) -> int | None:
+    return _whole_number(text, low=0, high=10**_MAX_SEED_DIGITS - 1)
+
+
+def _template_id(text: str) -> str | None:
+    return text if len(text) <= _MAX_ID_CHARS and _TEMPLATE_ID.match(text) else None
+
+
+def _flag(text: str) -> bool | None:
+    return {"1": True, "0": False}.get(text)
+
+
+def _row_id(text: str) -> int | None:
+    return _whole_number(text, low=1, high=MAX_ROW_ID)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One query-string parameter: its name, its reading (None: unusable) and what a usable one is."""
+
+    name: str
+    read: Callable[[str], object | None]
+    meaning: str
+
+
+#: Each page's parameters, by the page's script name. A page absent here reads none.
+PAGES: dict[str, tuple[Param, ...]] = {
+    "practice": (
+        Param(CARD, _template_id, "a question id such as `kv-bytes-per-token`"),
+        Param(SEED, _seed, f"a whole number of up to {_MAX_SEED_DIGITS} digits"),
+        Param(EXTRA, _flag, "`1` or `0`"),
+    ),
+    "mock_interview": (
+        Param(MOCK, _row_id, "a mock's number"),
+        Param(PROBLEM, _row_id, "a problem's number"),
+    ),
+    "readiness": (),
+    "cheat_sheet": (),
+    "gpu_checks": (),
+}
+
+
+@dataclass(frozen=True)
+class Address:
+    """What a page's address asks for: each of its parameters read (None where absent or unusable)."""
+
+    values: Mapping[str, object]
+    #: One sentence per parameter that was present but unusable, saying it was ignored.
+    notices: tuple[str, ...] = ()
+
+    def get(self, name: str) -> object | None:
+        return self.values.get(name)
+
+
+def read_address(page: str, params: Mapping[str, object]) -> Address:
+    """The parameters of ``page`` (a key of :data:`PAGES`) in ``params``, as ``st.query_params`` holds them.
+
+    Any other parameter is left alone (the app's navigation may carry some). Never raises.
+    """
+    values: dict[str, object] = {}
+    notices: list[str] = []
+    for param in PAGES[page]:
+        raw = params.get(param.name)
+        if raw is None:
+            continue
+        text = raw if isinstance(raw, str) else str(raw)
+        value = param.read(text)
+        values[param.name] = value
+        if value is None:
+            notices.append(_ignored(param, text))
+    return Address(values, tuple(notices))
+
+
+def _ignored(param: Param, text: str) -> str:
+    shown = text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS] + "…"
+    # The value is quoted as code, so that nothing typed into an address is drawn as Markdown.
+    quoted = "`" + shown.replace("`", "'").replace("\n", " ") + "`" if shown.strip() else "empty"
+    return f"The address's `{param.name}` ({quoted}) is not {param.meaning}, so it was ignored."
