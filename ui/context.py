@@ -97,7 +97,7 @@ def init_session() -> None:
 
 def initial_seed(text: str | None) -> int:
     """The session's first seed: ``DRILL_SEED`` when it is an integer (repeatable sessions), else random."""
-    if text is not None and text.strip().lstrip("-").isdigit():
+    if text is not None and text.strip().lstrip("-").isdecimal():
         return int(text)
     return random.SystemRandom().randrange(2**31)
 

@@ -69,7 +69,7 @@ def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Calla
     number typed without Enter is kept at the deadline; one typed within that pause of it is not.
     """
     if problem.kind is Kind.CHOICE:
-        index = int(previous) if previous.isdigit() and int(previous) < len(problem.choices) else None
+        index = int(previous) if previous.isdecimal() and int(previous) < len(problem.choices) else None
         st.radio(
             "Your answer",
             list(range(len(problem.choices))),
