@@ -149,6 +149,7 @@ class ExplanationDict(TypedDict):
     made: list[bool]
     standing_misconceptions: list[str]
     score: float
+    probes: dict[str, bool]
 
 
 @dataclass(frozen=True)
@@ -157,22 +158,27 @@ class ExplanationRecord:
 
     ``overrides`` maps a key point's index to the user's verdict where it differs from the check;
     ``misconception_overrides`` maps a detected misconception's name to whether the user agrees it
-    was shown (False: a false alarm). ``seconds`` is the time spent typing, ``time_limit_s`` the
-    timer the user chose (None: untimed).
+    was shown (False: a false alarm). ``probes`` maps a key point's index to whether its follow-up
+    question was answered right; a point missed by the check and then shown on the follow-up is
+    made. ``seconds`` is the time spent typing, ``time_limit_s`` the timer the user chose (None:
+    untimed).
     """
 
     text: str
     check: ExplanationCheck
     overrides: Mapping[int, bool] = field(default_factory=dict)
     misconception_overrides: Mapping[str, bool] = field(default_factory=dict)
+    probes: Mapping[int, bool] = field(default_factory=dict)
     rating: str | None = None
     seconds: float | None = None
     time_limit_s: float | None = None
 
     @property
     def made(self) -> tuple[bool, ...]:
-        """Each key point's final verdict: the check, unless the user overruled it."""
-        return tuple(self.overrides.get(i, hit) for i, hit in enumerate(self.check.hits))
+        """Each key point's final verdict: the user's overrule, else the check or its follow-up."""
+        return tuple(
+            self.overrides.get(i, hit or self.probes.get(i, False)) for i, hit in enumerate(self.check.hits)
+        )
 
     @property
     def misconceptions(self) -> tuple[str, ...]:
@@ -212,6 +218,7 @@ class ExplanationRecord:
             "made": list(self.made),
             "standing_misconceptions": list(self.misconceptions),
             "score": self.score,
+            "probes": {str(i): right for i, right in sorted(self.probes.items())},
         }
 
     @staticmethod
@@ -231,6 +238,7 @@ class ExplanationRecord:
             misconception_overrides={
                 str(k): bool(v) for k, v in dict(data.get("misconception_overrides", {})).items()
             },
+            probes={int(i): bool(v) for i, v in dict(data.get("probes", {})).items()},
             rating=data.get("rating"),
             seconds=data.get("seconds"),
             time_limit_s=data.get("time_limit_s"),

@@ -103,6 +103,30 @@ class ChoicePart:
 
 
 @dataclass(frozen=True)
+class Probe:
+    """A short follow-up that tests one key point, as an interviewer asks it when the point was missed.
+
+    Either another template of the bank (``template_id``, drawn at the same seed by whoever shows it)
+    or a choice asked inline (``prompt`` and ``choices``).
+    """
+
+    template_id: str = ""
+    prompt: str = ""
+    choices: tuple[Choice, ...] = ()
+
+    def as_problem(self, parent: Problem) -> Problem:
+        """An inline probe as a choice problem of the parent's item (a template probe has no inline form)."""
+        return Problem(
+            template_id=f"{parent.template_id}#probe",
+            checklist_item=parent.checklist_item,
+            kind=Kind.CHOICE,
+            prompt=self.prompt,
+            seed=parent.seed,
+            choices=self.choices,
+        )
+
+
+@dataclass(frozen=True)
 class Problem:
     """One concrete question.
 
@@ -136,6 +160,8 @@ class Problem:
     #: The template's free topic tags (``tensor-parallel``, ``moe``...); empty when it has none.
     topics: tuple[str, ...] = ()
     key_point_rubrics: tuple[Rubric, ...] = ()
+    #: Aligned with ``key_points``: the follow-up that tests each point, or None.
+    key_point_probes: tuple[Probe | None, ...] = ()
     misconceptions: tuple[Misconception, ...] = ()
     model_answer: str = ""
     tolerance_class: ToleranceClass = ToleranceClass.EXACT

@@ -75,6 +75,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         fields.update(
             key_points=tuple(point.point for point in template.key_points),
             key_point_rubrics=tuple(point.to_rubric() for point in template.key_points),
+            key_point_probes=tuple(p.probe.to_probe() if p.probe else None for p in template.key_points),
             misconceptions=tuple(m.to_misconception() for m in template.misconceptions),
             model_answer=template.model_answer,
             explanation=explanation,

@@ -149,7 +149,39 @@ def load_files(
     context = Context(checklist_ids=checklist_ids, catalog=catalog, pools=result.pools)
     for path in template_paths:
         _load_template_file(path, context, result)
+    result.issues.extend(_probe_issues(result))
     return result
+
+
+def _probe_issues(result: LoadResult) -> list[BankIssue]:
+    """A key point's probe names a template of the bank that is a figure or a choice, not a recall."""
+    kinds = {t.id: t.kind for t in result.templates}
+    recalls: list[tuple[str, str, Any]] = [(t.id, "", t) for t in result.templates if t.kind == "recall"]
+    for scenario in result.scenarios:
+        recalls += [
+            (scenario.id, f"steps.{i}.", s) for i, s in enumerate(scenario.steps) if s.kind == "recall"
+        ]
+    issues: list[BankIssue] = []
+    for owner, prefix, recall in recalls:
+        for i, point in enumerate(recall.key_points):
+            probe = point.probe
+            if probe is None or probe.template is None:
+                continue
+            kind = kinds.get(probe.template)
+            if kind in ("numeric", "choice"):
+                continue
+            file, line = result.sources.get(owner, ("", 0))
+            message = (
+                f"the probe {probe.template!r} is a recall question: a probe asks a figure or a choice"
+                if kind == "recall"
+                else f"the probe {probe.template!r} is no template of the bank"
+            )
+            issues.append(
+                BankIssue(
+                    file, line, owner, f"{prefix}key_points.{i}.probe", message, "a numeric or choice id"
+                )
+            )
+    return issues
 
 
 def _load_pool(path: Path, file: str, issues: list[BankIssue]) -> PoolFile | None:

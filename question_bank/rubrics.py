@@ -8,6 +8,7 @@ from pydantic import Field, PlainValidator, model_validator
 from pydantic_core import PydanticCustomError
 
 from grader.estimator import FUNCTIONS
+from grader.problem import Choice, Probe
 from grader.rubric import Misconception, Rubric
 from question_bank.model_base import Strict, bank_error
 
@@ -56,6 +57,44 @@ class RubricSpec(Strict):
         )
 
 
+class ProbeSpec(Strict):
+    """A key point's follow-up: another template (``template``), or a choice asked inline.
+
+    The inline form has ``prompt``, ``options`` and ``answer`` (the right option's index); ``why``
+    says why it is right.
+    """
+
+    template: str | None = Field(default=None, min_length=1)
+    prompt: str | None = Field(default=None, min_length=1)
+    options: list[str] = []
+    answer: int | None = Field(default=None, ge=0)
+    why: str = ""
+
+    @model_validator(mode="after")
+    def _one_form(self) -> ProbeSpec:
+        inline = self.prompt is not None
+        if (self.template is None) == (not inline):
+            raise bank_error(
+                "a probe is a template or an inline choice",
+                "give template: <id>, or prompt, options and answer",
+            )
+        if inline and (len(self.options) < 2 or self.answer is None or self.answer >= len(self.options)):
+            raise bank_error(
+                "an inline probe needs two options or more and the index of the right one",
+                "options: [...] and answer: <index of the right option>",
+            )
+        return self
+
+    def to_probe(self) -> Probe:
+        if self.template is not None:
+            return Probe(template_id=self.template)
+        choices = tuple(
+            Choice(text=text, correct=i == self.answer, explanation=self.why if i == self.answer else "")
+            for i, text in enumerate(self.options)
+        )
+        return Probe(prompt=self.prompt or "", choices=choices)
+
+
 class FigureCall(Strict):
     """A key point's figure computed by a named estimator function with literal arguments."""
 
@@ -71,6 +110,7 @@ class KeyPoint(RubricSpec):
     """
 
     point: str = Field(min_length=1)
+    probe: ProbeSpec | None = None
     value: float | FigureCall | None = None
     unit: str = ""
     rel_tol: float = Field(default=0.10, gt=0, lt=1)

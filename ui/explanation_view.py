@@ -16,12 +16,14 @@ from datetime import datetime
 
 import streamlit as st
 
-from grader import ExplanationCheck, ExplanationRecord, check_explanation
+from grader import ExplanationCheck, ExplanationRecord, VerdictStatus, check_explanation, grade
 from grader.explanation import MAX_EXPLANATION_CHARS
 from grader.markdown import bank_markdown
-from grader.problem import Problem
+from grader.problem import Kind, Problem
 from ui import state_keys as keys
+from ui.cached import bank as cached_bank
 from ui.context import now
+from ui.probes import probe_problem
 
 RATINGS = ("again", "hard", "good", "easy")
 #: Said when a typed answer reached that length: the box keeps no more, so the rest may have been cut.
@@ -115,15 +117,77 @@ def record_from_state(
         name: bool(st.session_state.get(_point_key(misconception_prefix, j), True))
         for j, name in enumerate(check.misconceptions)
     }
+    probes: dict[int, bool] = {}
+    for i in range(len(check.hits)):
+        answered = st.session_state.get(_probe_result_key(point_prefix, i))
+        if isinstance(answered, dict) and "correct" in answered:
+            probes[i] = bool(answered["correct"])
     return ExplanationRecord(
         text=text,
         check=check,
         overrides=overrides,
         misconception_overrides={name: kept for name, kept in dismissed.items() if not kept},
+        probes=probes,
         rating=rating,
         seconds=seconds,
         time_limit_s=time_limit_s,
     )
+
+
+def _probe_key(point_prefix: str, index: int) -> str:
+    return f"{point_prefix}probe_{index}"
+
+
+def _probe_result_key(point_prefix: str, index: int) -> str:
+    return f"{point_prefix}probe_result_{index}"
+
+
+def _answer_probe(probe: Problem, index: int, point_prefix: str) -> None:
+    """Grade the follow-up; right, it ticks its key point (the user may still untick it)."""
+    response = st.session_state.get(_probe_key(point_prefix, index))
+    verdict = grade(probe, "" if response is None else str(response))
+    if verdict.status is VerdictStatus.UNPARSABLE:
+        st.session_state[_probe_result_key(point_prefix, index)] = {"message": verdict.message}
+        return
+    st.session_state[_probe_result_key(point_prefix, index)] = {
+        "correct": verdict.correct,
+        "message": verdict.message,
+    }
+    if verdict.correct:
+        st.session_state[_point_key(point_prefix, index)] = True
+
+
+def _show_probe(problem: Problem, index: int, point_prefix: str) -> None:
+    """The follow-up an interviewer would ask about a point the check did not find, and its result."""
+    probe = probe_problem(problem, index, cached_bank())
+    if probe is None:
+        return
+    answered = st.session_state.get(_probe_result_key(point_prefix, index))
+    with st.expander("Follow-up question on this point", expanded=answered is not None):
+        st.markdown(bank_markdown(probe.prompt))
+        if probe.kind is Kind.CHOICE:
+            st.radio(
+                "Your answer",
+                list(range(len(probe.choices))),
+                format_func=lambda i: probe.choices[i].text,
+                index=None,
+                key=_probe_key(point_prefix, index),
+            )
+        else:
+            st.text_input(f"Your answer ({probe.unit})", key=_probe_key(point_prefix, index))
+        st.button(
+            "Answer the follow-up",
+            key=f"{_probe_key(point_prefix, index)}_check",
+            on_click=_answer_probe,
+            args=(probe, index, point_prefix),
+        )
+        if isinstance(answered, dict):
+            if "correct" not in answered:
+                st.warning(str(answered.get("message", "")))
+            elif answered["correct"]:
+                st.success("Right: the point counts as made on the follow-up.")
+            else:
+                st.error("Not right: " + str(answered.get("message", "")))
 
 
 def _point_caption(check: ExplanationCheck, index: int) -> str:
@@ -165,6 +229,8 @@ def show_checks(
     for i, (point, hit) in enumerate(zip(problem.key_points, check.hits, strict=True)):
         ticked += bool(st.checkbox(bank_markdown(point), value=hit, key=_point_key(point_prefix, i)))
         st.caption(_point_caption(check, i))
+        if not hit:
+            _show_probe(problem, i, point_prefix)
     header.markdown(
         f"**Key points**: {ticked} of {len(check.hits)} made. Tick or untick one to overrule the check."
     )

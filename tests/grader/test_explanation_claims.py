@@ -145,3 +145,18 @@ def test_an_unrelated_paragraph_never_changes_the_hits(problem: Problem, where: 
     paragraphs = base.split("\n\n")
     paragraphs.insert(min(where, len(paragraphs)), OFF_TOPIC)
     assert check_explanation(problem, "\n\n".join(paragraphs)).hits == check_explanation(problem, base).hits
+
+
+def test_a_point_shown_on_its_follow_up_is_made_and_stored() -> None:
+    from grader import ExplanationRecord
+
+    check = check_explanation(FUSION, "Element-wise ops are memory-bound: time is bytes / bandwidth.")
+    assert check.hits[0] and not check.hits[1]
+    record = ExplanationRecord(text="t", check=check, probes={1: True, 2: False})
+    assert record.made[1] and not record.made[2]
+    stored = record.to_dict()
+    assert stored["probes"] == {"1": True, "2": False}
+    back = ExplanationRecord.from_dict(stored)
+    assert back.probes == {1: True, 2: False} and back.made == record.made
+    older = {k: v for k, v in stored.items() if k != "probes"}  # stored before follow-ups existed
+    assert ExplanationRecord.from_dict(older).probes == {}

@@ -192,3 +192,20 @@ def test_an_explanation_at_the_cap_is_checked_once_however_often_the_page_reruns
     assert len(calls) == 1
     [attempt] = Store(tmp_path / "p.db").attempts()
     assert attempt.explanation is not None and len(attempt.explanation["text"]) <= MAX_EXPLANATION_CHARS
+
+
+def test_a_missed_point_offers_its_follow_up_and_a_right_answer_makes_it(tmp_path: Path, bank: Bank) -> None:
+    at = _check(_page(tmp_path / "p.db"), PARTIAL)
+    assert _points(at, 4) == [True, True, False, False]
+    assert any(e.label == "Follow-up question on this point" for e in at.expander)
+    probe = generate(bank.get("fusion-fused-time"), 1)  # point 2's follow-up, drawn at the card's seed
+    at.text_input(key=f"{keys.PRACTICE_POINT_PREFIX}probe_2").input(f"{probe.answer} s")
+    at.button(key=f"{keys.PRACTICE_POINT_PREFIX}probe_2_check").click().run()
+    assert not at.exception
+    assert any("counts as made on the follow-up" in s.value for s in at.success)
+    assert _points(at, 4) == [True, True, True, False]
+    assert _count_line(at).startswith("**Key points**: 3 of 4 made")
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "hard").click().run()
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert attempt.explanation is not None and attempt.explanation["probes"] == {"2": True}
+    assert attempt.explanation["made"] == [True, True, True, False]
