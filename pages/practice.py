@@ -29,7 +29,14 @@ from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.practice_address import from_query, to_query, variant_template_id
 from ui.render import reading_markdown, show_verdict_alerts
 from ui.roofline_view import roofline_markdown
-from ui.scenario_practice import SCENARIOS, extra_scenario_id, filter_keeps, queue_scope, scenario_for
+from ui.scenario_practice import (
+    SCENARIOS,
+    extra_scenario_id,
+    filter_keeps,
+    finished_here,
+    queue_scope,
+    scenario_for,
+)
 from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
@@ -177,9 +184,15 @@ def _title(item_id: str) -> str:
 
 def _answered(restored: Current) -> bool:
     """Whether the problem an address names was answered already: a refresh then moves on, so one
-    problem is never graded twice. A scenario's address brings its draw back at step 1."""
+    problem is never graded twice. A scenario's address brings its draw back at step 1 after a
+    refresh, but not once this tab has finished it: its Next then goes on to the next problem."""
     if bank.is_scenario(restored.template_id):
-        return False
+        return finished_here(
+            st.session_state.get(keys.PRACTICE_SCENARIO_RUN),
+            template_id=restored.template_id,
+            seed=restored.seed,
+            steps=lambda: len(scenario_for(bank, restored.template_id, restored.seed).steps),
+        )
     try:
         return store.practised(restored.template_id, restored.seed)
     except StoreError:

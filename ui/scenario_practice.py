@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -208,6 +208,16 @@ def run_state(data: Any, *, template_id: str, seed: int, now: datetime) -> Scena
     if isinstance(data, ScenarioRun) and (data.template_id, data.seed) == (template_id, seed):
         return data
     return ScenarioRun(template_id=template_id, seed=seed, step_started_at=now)
+
+
+def finished_here(data: Any, *, template_id: str, seed: int, steps: Callable[[], int]) -> bool:
+    """Whether ``data`` (this tab's kept run) is a run of this scenario draw with every step answered.
+
+    ``steps`` gives the draw's number of steps; it is called only for a run of this very draw.
+    """
+    if not isinstance(data, ScenarioRun) or (data.template_id, data.seed) != (template_id, seed):
+        return False
+    return data.answered >= steps()
 
 
 def scenario_chains(outcomes: Sequence[Outcome]) -> dict[tuple[str, int], list[Outcome]]:

@@ -109,6 +109,21 @@ def test_every_step_right_rates_the_card_good(tmp_path: Path, bank: Bank) -> Non
     assert at.button(key=keys.PRACTICE_NEXT)
 
 
+def test_next_on_a_finished_scenario_goes_on_to_the_next_problem(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank)
+    at = _page(tmp_path / "p.db", scenario)
+    assert at.query_params["card"] == scenario.template_id, "the address names the scenario on screen"
+    for step in scenario.steps:
+        _answer(at, step, exact_response(step))
+        if step.step < len(scenario.steps):
+            _next_step(at)
+    at.button(key=keys.PRACTICE_NEXT).click().run()
+    assert not at.exception
+    shown = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
+    assert (shown.template_id, shown.seed) != (scenario.template_id, SEED), "Next leaves the finished draw"
+    assert at.query_params.get("card") == shown.template_id, "and the address follows"
+
+
 def test_a_wrong_step_then_a_carried_value_is_credited(tmp_path: Path, bank: Bank) -> None:
     scenario = _scenario(bank)
     first = scenario.steps[0]
