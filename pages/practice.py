@@ -27,6 +27,7 @@ from ui.explanation_view import (
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.practice_address import from_query, to_query, variant_template_id
+from ui.practice_choice_view import PICK_FIRST, show_choice
 from ui.render import reading_markdown, show_verdict_alerts
 from ui.roofline_view import roofline_markdown
 from ui.scenario_practice import (
@@ -115,7 +116,7 @@ def _submit_text() -> None:
 def _submit_choice() -> None:
     choice = st.session_state.get(keys.PRACTICE_CHOICE)
     if choice is None:
-        st.session_state[keys.PRACTICE_NOTICE] = "Pick one of the options, then press **Check**."
+        st.session_state[keys.PRACTICE_NOTICE] = PICK_FIRST
         return
     _answer(str(choice))
 
@@ -235,7 +236,8 @@ def _nothing_due(
 
 
 def _answer_widgets(problem: Problem, current: Current) -> None:
-    """What the problem's kind asks for: a number (Enter checks it), an option, or a recall."""
+    """What the problem's kind asks for: a number (Enter checks it), an option (keys 1 to n pick it,
+    Enter checks it), or a recall."""
     if problem.kind is Kind.NUMERIC:
         with st.form(key="practice_form", enter_to_submit=True, border=False):
             st.text_input(
@@ -246,15 +248,14 @@ def _answer_widgets(problem: Problem, current: Current) -> None:
             st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_text)
         show_answer_help()
     elif problem.kind is Kind.CHOICE:
-        with st.form(key="practice_choice_form", border=False):
-            st.radio(
-                "Your answer",
-                list(range(len(problem.choices))),
-                key=keys.PRACTICE_CHOICE,
-                format_func=lambda i: problem.choices[i].text,
-                index=None,
-            )
-            st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
+        show_choice(
+            [choice.text for choice in problem.choices],
+            picked=st.session_state.get(keys.PRACTICE_CHOICE),
+            option_key=lambda i: f"{keys.PRACTICE_OPTION_PREFIX}{i}",
+            on_pick=partial(st.session_state.__setitem__, keys.PRACTICE_CHOICE),
+            check_key=keys.PRACTICE_SUBMIT,
+            on_check=_submit_choice,
+        )
     else:
         show_recall_answer(
             problem,

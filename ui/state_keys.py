@@ -38,7 +38,10 @@ PRACTICE_TALLY = "practice_tally"
 #: Whether the model answer of a recall problem is shown.
 PRACTICE_REVEALED = "practice_revealed"
 PRACTICE_ANSWER = "practice_answer"
+#: The 0-based index of the option picked on a choice question, or None.
 PRACTICE_CHOICE = "practice_choice"
+#: Prefix of a choice question's option buttons: practice_option_<index>.
+PRACTICE_OPTION_PREFIX = "practice_option_"
 PRACTICE_SUBMIT = "practice_submit"
 PRACTICE_NEXT = "practice_next"
 PRACTICE_VARIANT = "practice_variant"
@@ -62,6 +65,8 @@ PRACTICE_SCENARIO_RUN = "practice_scenario_run"
 #: Prefixes of a scenario step's answer widgets: practice_step_answer_<seed>_<step>.
 PRACTICE_STEP_ANSWER_PREFIX = "practice_step_answer_"
 PRACTICE_STEP_CHOICE_PREFIX = "practice_step_choice_"
+#: Prefix of a choice step's option buttons: practice_step_option_<seed>_<step>_<index>.
+PRACTICE_STEP_OPTION_PREFIX = "practice_step_option_"
 PRACTICE_STEP_SUBMIT = "practice_step_submit"
 PRACTICE_STEP_NEXT = "practice_step_next"
 PRACTICE_STEP_REVEAL = "practice_step_reveal"

@@ -57,7 +57,7 @@ def _answer(at: AppTest, step: StepProblem, response: str) -> None:
         at.text_input(key=f"{keys.PRACTICE_STEP_ANSWER_PREFIX}{SEED}_{step.step}").input(response)
         at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
     elif step.kind is Kind.CHOICE:
-        at.radio(key=f"{keys.PRACTICE_STEP_CHOICE_PREFIX}{SEED}_{step.step}").set_value(int(response))
+        at.button(key=f"{keys.PRACTICE_STEP_OPTION_PREFIX}{SEED}_{step.step}_{response}").click().run()
         at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
     else:
         at.button(key=keys.PRACTICE_STEP_REVEAL).click().run()
@@ -173,9 +173,8 @@ def test_the_scenarios_choice_serves_a_scenario_that_stays_while_answered(tmp_pa
     if first.kind is Kind.NUMERIC:
         at.text_input(key=answer_key).input(exact_response(first))
     else:
-        at.radio(key=f"{keys.PRACTICE_STEP_CHOICE_PREFIX}{current.seed}_1").set_value(
-            int(exact_response(first))
-        )
+        option = f"{keys.PRACTICE_STEP_OPTION_PREFIX}{current.seed}_1_{exact_response(first)}"
+        at.button(key=option).click().run()
     at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
     assert Current.from_dict(at.session_state[keys.PRACTICE_CURRENT]) == current, "the same draw stays"
     assert at.button(key=keys.PRACTICE_STEP_NEXT), "step 1's feedback, then the way to step 2"
