@@ -75,6 +75,7 @@ show_take_away(bank, checklist_item=item_filter)
 def _start(template_id: str, *, scheduled: bool) -> None:
     current = Current(template_id=template_id, seed=new_seed(), scheduled=scheduled, started_at=now())
     st.session_state[keys.PRACTICE_CURRENT] = current.to_dict()
+    st.session_state.setdefault(keys.PRACTICE_RECENT, []).append(template_id)
     for key in (keys.PRACTICE_VERDICT, keys.PRACTICE_NOTICE, keys.PRACTICE_REVEALED):
         st.session_state.pop(key, None)
     st.session_state[keys.PRACTICE_ANSWER] = ""
@@ -201,10 +202,12 @@ def _answered(restored: Current) -> bool:
 
 
 def _extra_id(item: str | None, skipped: list[str]) -> str:
-    """A problem off the schedule: a scenario under the scenarios filter, else a template of ``item``."""
+    """A problem off the schedule: a scenario under the scenarios filter, else a template of ``item``;
+    in rotation, so each comes once before any comes again."""
+    recent = st.session_state.get(keys.PRACTICE_RECENT, [])
     if item == SCENARIOS:
-        return extra_scenario_id(bank, seed=new_seed())
-    return extra_template_id(bank, seed=new_seed(), checklist_item=item, skip=skipped)
+        return extra_scenario_id(bank, seed=new_seed(), recent=recent)
+    return extra_template_id(bank, seed=new_seed(), checklist_item=item, skip=skipped, recent=recent)
 
 
 def _nothing_due(

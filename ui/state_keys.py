@@ -76,6 +76,8 @@ PRACTICE_STEP_RATE_PREFIX = "practice_step_rate_"
 PRACTICE_START_AFRESH = "practice_start_afresh"
 #: Template ids whose problems failed to generate in this session; practice skips them.
 PRACTICE_SKIPPED = "practice_skipped"
+#: Template and scenario ids this session has put on screen, oldest first: extra practice rotates over them.
+PRACTICE_RECENT = "practice_recent"
 #: Why the last problem was skipped (shown once above the next one), or absent.
 PRACTICE_SKIP_NOTE = "practice_skip_note"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from grader.units import format_number, format_quantity
 from progress import Store
 from question_bank import Bank, generate, load_bank
 from ui.practice import Current, Tally, extra_template_id, queue_order, submit
+from ui.scenario_practice import extra_scenario_id
 
 NOW = datetime(2026, 11, 29, 9, 30, tzinfo=UTC)
 
@@ -37,6 +39,25 @@ def test_extra_template_respects_the_filter(bank: Bank) -> None:
     for seed in range(20):
         template_id = extra_template_id(bank, seed=seed, checklist_item="fusion")
         assert bank.get(template_id).checklist == "fusion"
+
+
+def test_extra_practice_rotates_through_an_items_templates_before_repeating_one(bank: Bank) -> None:
+    ids = {t.id for t in bank.by_checklist("overhead-vs-bandwidth")}
+    assert len(ids) >= 3
+    recent: list[str] = []
+    for seed in range(2 * len(ids)):
+        item = "overhead-vs-bandwidth"
+        recent.append(extra_template_id(bank, seed=seed, checklist_item=item, recent=recent))
+    first, second = recent[: len(ids)], recent[len(ids) :]
+    assert set(first) == ids and set(second) == ids, "each once per round"
+    assert all(a != b for a, b in pairwise(recent)), "never the same twice in a row"
+
+
+def test_extra_scenarios_rotate_through_every_scenario(bank: Bank) -> None:
+    recent: list[str] = []
+    for seed in range(len(bank.scenario_ids)):
+        recent.append(extra_scenario_id(bank, seed=seed, recent=recent))
+    assert sorted(recent) == sorted(bank.scenario_ids)
 
 
 def _numeric(bank: Bank) -> tuple[Current, object]:
