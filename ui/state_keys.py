@@ -135,6 +135,8 @@ READY_MINUTES_PER_DAY = "ready_minutes_per_day"
 READY_DAILY_NEW_LIMIT = "ready_daily_new_limit"
 READY_DESIRED_RETENTION = "ready_desired_retention"
 READY_SAVE_SETTINGS = "ready_save_settings"
+#: The plan's button that applies the new-card limit meeting every question type before the date.
+READY_APPLY_NEW_LIMIT = "ready_apply_new_limit"
 #: Prefix of the per-item practice buttons: ready_practice_<checklist id>.
 READY_PRACTICE_PREFIX = "ready_practice_"
 #: Prefix of the verdict's buttons for the items holding readiness back: ready_next_<checklist id>.
