@@ -57,10 +57,9 @@ def _walk(page: Page, template_id: str) -> None:
             box.fill(f"1 {step.unit}".strip())
             box.press("Enter")
         elif step.kind is Kind.CHOICE:
-            main.get_by_role("button", name=step.choices[0].text).wait_for()
-            page.keyboard.press("1")
+            main.get_by_role("button", name=step.choices[0].text).click()
             main.get_by_text("radio_button_checked").wait_for()
-            page.keyboard.press("Enter")
+            page.keyboard.press("Enter")  # the option picked, Enter checks it
         else:
             main.get_by_role("button", name="Show the model answer").click()
             main.get_by_role("button", name="Good").click()
