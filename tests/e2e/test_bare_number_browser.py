@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from exported import exported
 from playwright.sync_api import Browser
 
 from grader.units import format_number
@@ -20,15 +18,8 @@ if TYPE_CHECKING:  # a conftest is not importable by name once several folders h
     from conftest import AppServer
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = "decode-13b-a100"  # asked in ms: "what is the lower bound on the time to generate one token?"
 SEED = 11
-
-
-def _export(db: Path) -> list[dict[str, object]]:
-    command = [sys.executable, "-m", "progress", "export", "--format", "json", "--db", str(db)]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True, timeout=120)
-    return json.loads(result.stdout)
 
 
 def test_the_answer_in_seconds_typed_bare_on_a_ms_box_is_not_counted_and_with_its_unit_is_stored_in_s(
@@ -49,11 +40,11 @@ def test_the_answer_in_seconds_typed_bare_on_a_ms_box_is_not_counted_and_with_it
     notice = main.get_by_test_id("stAlertContentWarning")
     notice.get_by_text(f"read as {seconds} ms; if you meant seconds, type {seconds} s").wait_for()
     assert main.get_by_role("button", name="Next").count() == 0, "not counted: the box stays for a new try"
-    assert _export(db) == [], "nothing stored"
+    assert exported(db) == [], "nothing stored"
     box.fill(f"{seconds} s")
     box.press("Enter")
     main.get_by_test_id("stAlertContentSuccess").wait_for()
-    [attempt] = _export(db)
+    [attempt] = exported(db)
     assert attempt["status"] == "correct"
     assert float(attempt["value"]) == pytest.approx(problem.answer, rel=1e-3), "stored in seconds, as graded"
     page.close()
