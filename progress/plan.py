@@ -180,6 +180,7 @@ def make_plan(
         no_questions=[name(e.checklist_item, e.checklist_item) for e in evidence if not e.template_ids],
         minutes_needed=minutes_needed,
         earliest=earliest,
+        new_limit_to_meet_all=to_meet_all,
     )
     return Plan(
         interview_date=interview_date,
@@ -236,6 +237,7 @@ def _warning(
     no_questions: Sequence[str],
     minutes_needed: int | None,
     earliest: date | None,
+    new_limit_to_meet_all: int | None = None,
 ) -> str | None:
     """What stands between the plan and every item ready, in words; None when nothing does."""
     days = (interview_date - today).days
@@ -254,6 +256,11 @@ def _warning(
                 f"Even {MAX_MINUTES_PER_DAY} minutes a day would not: spaced reviews need days to settle, "
                 f"and at most {daily_new_limit} new cards a day are introduced (*New cards a day*)."
             )
+            if new_limit_to_meet_all is not None:
+                parts.append(
+                    f"{new_limit_to_meet_all} new cards a day would meet every question type before the "
+                    "date (below)."
+                )
         if earliest is not None:
             # Practice sets this date; items short of mock answers also need a mock, said next.
             what = "practice can do its part for every item" if mocks_short else "every item can be ready"
