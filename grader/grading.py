@@ -12,6 +12,7 @@ import logging
 import math
 import re
 
+from grader.bare_numbers import asks_in_base_unit, read_as_message, said_unit
 from grader.choosing import option_named
 from grader.derivation import Step
 from grader.derivation_text import is_binary
@@ -29,6 +30,7 @@ from grader.units import (
     format_quantity,
     readable,
     round_sig,
+    si_per_display,
     to_display,
     unit_symbol,
 )
@@ -48,6 +50,8 @@ MAX_RESPONSE_CHARS: dict[Kind, int] = {Kind.NUMERIC: MAX_CHARS, Kind.CHOICE: 500
 _UNREADABLE = "**Could not read that answer.**"
 # A readable answer of the wrong kind is not an attempt either; it was read, so it says so.
 _NOT_COUNTED = "**Not counted: wrong kind of answer.**"
+# A bare number right only in another unit than the box's, where the question does not ask in it.
+_READ_IN_BOX = "**Not counted.**"
 _FAILED = "Something went wrong while grading this answer; it was not counted. Try typing it again."
 
 
@@ -98,7 +102,10 @@ def _grade_quantity(
     slips: tuple[SlipValue, ...],
     derivation: tuple[Step, ...],
     accepted: tuple[AcceptedValue, ...] = (),
+    prompt: str = "",
 ) -> Verdict:
+    """``prompt``: the question's text, which says whether a bare number right only in the base unit
+    counts (see grader.bare_numbers); without one it never does."""
     try:
         parsed = parse_quantity(response, unit=unit)
     except GradingError as exc:
@@ -142,14 +149,23 @@ def _grade_quantity(
         )
         is not None
     ):
-        # A bare number right in the base unit the question asks about (bytes, FLOPs, seconds) is never
-        # counted wrong: it is read in the display unit only because most people answer in that one.
+        # Right only in the base unit: it counts where the prompt itself asks in that unit, and is then
+        # stored as what it was graded as; anywhere else it is the x1000 slip, neither counted nor stored.
+        base = unit_symbol(base_units(unit))
+        value_in_base = parsed.value_si / si_per_display(unit)
+        if not asks_in_base_unit(prompt, base_unit=base):
+            reason = read_as_message(bare, unit=unit, base_unit=base, value_in_base=value_in_base)
+            return _unparsable(reason, unit=unit, derivation=derivation, heading=_READ_IN_BOX)
         message = (
-            f"**Correct.** {meant.diagnosis} It counts; the exact answer is "
-            f"**{exact_text(exact, answer_si, unit)}**."
+            f"**Correct.** {meant.diagnosis} It counts, as the question asks for {said_unit(base)}; "
+            f"the exact answer is **{exact_text(exact, answer_si, unit)}**."
         )
         return Verdict(
-            status=VerdictStatus.CORRECT, score=1.0, message=message, accepted_as=meant.name, **common
+            status=VerdictStatus.CORRECT,
+            score=1.0,
+            message=message,
+            accepted_as=meant.name,
+            **{**common, "value": value_in_base},
         )
     answered = f"You answered {echo} = {yours}" if shown and not same else f"You answered {yours}"
     also = ", or " + ", ".join(format_quantity(a.value, unit) for a in accepted) if accepted else ""
@@ -252,6 +268,7 @@ def _grade(problem: Problem, response: str) -> Verdict:
             slips=problem.slips,
             derivation=problem.derivation,
             accepted=problem.accepted,
+            prompt=problem.prompt,
         )
 
     if problem.choice_part is not None:

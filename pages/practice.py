@@ -27,10 +27,18 @@ from ui.explanation_view import (
 from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
 from ui.practice_address import PARAMS as ADDRESS_PARAMS
 from ui.practice_address import from_query, to_query, variant_template_id
+from ui.practice_choice_view import PICK_FIRST, show_choice
 from ui.query_params import read_address
 from ui.render import reading_markdown, show_verdict_alerts
 from ui.roofline_view import roofline_markdown
-from ui.scenario_practice import SCENARIOS, extra_scenario_id, filter_keeps, queue_scope, scenario_for
+from ui.scenario_practice import (
+    SCENARIOS,
+    extra_scenario_id,
+    filter_keeps,
+    finished_here,
+    queue_scope,
+    scenario_for,
+)
 from ui.scenario_view import show_scenario
 from ui.shell import open_inside_app
 from ui.store_notice import show_store_error
@@ -68,6 +76,7 @@ show_take_away(bank, checklist_item=item_filter)
 def _start(template_id: str, *, scheduled: bool) -> None:
     current = Current(template_id=template_id, seed=new_seed(), scheduled=scheduled, started_at=now())
     st.session_state[keys.PRACTICE_CURRENT] = current.to_dict()
+    st.session_state.setdefault(keys.PRACTICE_RECENT, []).append(template_id)
     for key in (keys.PRACTICE_VERDICT, keys.PRACTICE_NOTICE, keys.PRACTICE_REVEALED):
         st.session_state.pop(key, None)
     st.session_state[keys.PRACTICE_ANSWER] = ""
@@ -109,7 +118,7 @@ def _submit_text() -> None:
 def _submit_choice() -> None:
     choice = st.session_state.get(keys.PRACTICE_CHOICE)
     if choice is None:
-        st.session_state[keys.PRACTICE_NOTICE] = "Pick one of the options, then press **Check**."
+        st.session_state[keys.PRACTICE_NOTICE] = PICK_FIRST
         return
     _answer(str(choice))
 
@@ -182,9 +191,15 @@ def _title(item_id: str) -> str:
 
 def _answered(restored: Current) -> bool:
     """Whether the problem an address names was answered already: a refresh then moves on, so one
-    problem is never graded twice. A scenario's address brings its draw back at step 1."""
+    problem is never graded twice. A scenario's address brings its draw back at step 1 after a
+    refresh, but not once this tab has finished it: its Next then goes on to the next problem."""
     if bank.is_scenario(restored.template_id):
-        return False
+        return finished_here(
+            st.session_state.get(keys.PRACTICE_SCENARIO_RUN),
+            template_id=restored.template_id,
+            seed=restored.seed,
+            steps=lambda: len(scenario_for(bank, restored.template_id, restored.seed).steps),
+        )
     try:
         return store.practised(restored.template_id, restored.seed)
     except StoreError:
@@ -192,10 +207,12 @@ def _answered(restored: Current) -> bool:
 
 
 def _extra_id(item: str | None, skipped: list[str]) -> str:
-    """A problem off the schedule: a scenario under the scenarios filter, else a template of ``item``."""
+    """A problem off the schedule: a scenario under the scenarios filter, else a template of ``item``;
+    in rotation, so each comes once before any comes again."""
+    recent = st.session_state.get(keys.PRACTICE_RECENT, [])
     if item == SCENARIOS:
-        return extra_scenario_id(bank, seed=new_seed())
-    return extra_template_id(bank, seed=new_seed(), checklist_item=item, skip=skipped)
+        return extra_scenario_id(bank, seed=new_seed(), recent=recent)
+    return extra_template_id(bank, seed=new_seed(), checklist_item=item, skip=skipped, recent=recent)
 
 
 def _nothing_due(
@@ -227,7 +244,8 @@ def _nothing_due(
 
 
 def _answer_widgets(problem: Problem, current: Current) -> None:
-    """What the problem's kind asks for: a number (Enter checks it), an option, or a recall."""
+    """What the problem's kind asks for: a number (Enter checks it), an option (keys 1 to n pick it,
+    Enter checks it), or a recall."""
     if problem.kind is Kind.NUMERIC:
         with st.form(key="practice_form", enter_to_submit=True, border=False):
             st.text_input(
@@ -238,15 +256,14 @@ def _answer_widgets(problem: Problem, current: Current) -> None:
             st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_text)
         show_answer_help()
     elif problem.kind is Kind.CHOICE:
-        with st.form(key="practice_choice_form", border=False):
-            st.radio(
-                "Your answer",
-                list(range(len(problem.choices))),
-                key=keys.PRACTICE_CHOICE,
-                format_func=lambda i: problem.choices[i].text,
-                index=None,
-            )
-            st.form_submit_button("Check", key=keys.PRACTICE_SUBMIT, type="primary", on_click=_submit_choice)
+        show_choice(
+            [choice.text for choice in problem.choices],
+            picked=st.session_state.get(keys.PRACTICE_CHOICE),
+            option_key=lambda i: f"{keys.PRACTICE_OPTION_PREFIX}{i}",
+            on_pick=partial(st.session_state.__setitem__, keys.PRACTICE_CHOICE),
+            check_key=keys.PRACTICE_SUBMIT,
+            on_check=_submit_choice,
+        )
     else:
         show_recall_answer(
             problem,

@@ -7,13 +7,19 @@ same inputs always give the same mock.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from progress.mock_config import TWO_SCENARIOS_FROM_S, Mix, MockConfig, ProblemRef
 
 #: Seeds are drawn below this bound (they are stored in an SQLite INTEGER and shown to people).
 SEED_BOUND = 2**31
+#: How many seeds a problem may draw before one whose numbers are not taken: a template with few
+#: distinct draws (a small preset list) then repeats rather than loops.
+_SEED_TRIES = 16
+
+#: The numbers a draw poses, by template id and seed (problems with equal keys ask the same thing).
+Numbers = Callable[[str, int], Hashable]
 
 
 @dataclass(frozen=True)
@@ -23,6 +29,8 @@ class Candidate:
     template_id: str
     checklist_item: str
     difficulty: int
+    #: A recall question (an explanation), which the every-item and interview mixes ask at least once.
+    recall: bool = False
 
 
 class NoCandidatesError(ValueError):
@@ -55,6 +63,8 @@ def select_problems(
     rng: random.Random,
     checklist_order: Sequence[str] = (),
     strength: Mapping[str, float] | None = None,
+    numbers: Numbers | None = None,
+    seen: Collection[Hashable] = (),
 ) -> list[ProblemRef]:
     """``config.n_problems`` problems, taking turns over the checklist items.
 
@@ -62,6 +72,9 @@ def select_problems(
     turn draws an unused template of that item at random, and an item's templates repeat
     (with new seeds) only after all of them were used. ``strength`` maps a checklist item to
     how ready the user is on it, 0 (not at all) .. 1 (ready); it orders ``weakest-first``.
+    The every-item mix asks at least one recall question when one fits the difficulty range.
+    ``numbers`` says what a draw asks (its template and numbers); a seed whose draw asks what this
+    mock or ``seen`` (the last mocks' draws) already asked is drawn again.
     Raises :class:`NoCandidatesError` when no candidate lies in the difficulty range.
     """
     low, high = config.difficulty
@@ -90,7 +103,50 @@ def select_problems(
                 pools[item] = list(by_item[item])
                 rng.shuffle(pools[item])
             chosen.append(ProblemRef(template_id=pools[item].pop(), seed=rng.randrange(SEED_BOUND)))
-    return chosen
+    if config.mix is not Mix.WEAKEST_FIRST:
+        chosen = _with_recall(chosen, fitting, rng=rng)
+    return _fresh_numbers(chosen, numbers=numbers, seen=seen, rng=rng) if numbers else chosen
+
+
+def _with_recall(
+    chosen: list[ProblemRef], fitting: Sequence[Candidate], *, rng: random.Random
+) -> list[ProblemRef]:
+    """``chosen`` with at least one recall question, when one fits: an interviewer asks for an explanation.
+
+    The last problem whose item has a recall question gives way to it, so the items asked stay the same;
+    when none has, the last problem does.
+    """
+    by_id = {c.template_id: c for c in fitting}
+    recalls = sorted((c for c in fitting if c.recall), key=lambda c: c.template_id)
+    if not recalls or not chosen or any(by_id[r.template_id].recall for r in chosen):
+        return chosen
+    for position in reversed(range(len(chosen))):
+        item = by_id[chosen[position].template_id].checklist_item
+        own = [c for c in recalls if c.checklist_item == item]
+        if own:
+            break
+    else:
+        position, own = len(chosen) - 1, recalls
+    swapped = replace(chosen[position], template_id=rng.choice(own).template_id)
+    return [*chosen[:position], swapped, *chosen[position + 1 :]]
+
+
+def _fresh_numbers(
+    chosen: Sequence[ProblemRef], *, numbers: Numbers, seen: Collection[Hashable], rng: random.Random
+) -> list[ProblemRef]:
+    """``chosen`` with each seed drawn again (a few times at most) while its draw asks what was asked."""
+    taken = set(seen)
+    fresh = []
+    for ref in chosen:
+        seed, asked = ref.seed, numbers(ref.template_id, ref.seed)
+        for _ in range(_SEED_TRIES):
+            if asked not in taken:
+                break
+            seed = rng.randrange(SEED_BOUND)
+            asked = numbers(ref.template_id, seed)
+        taken.add(asked)
+        fresh.append(replace(ref, seed=seed))
+    return fresh
 
 
 @dataclass(frozen=True)
@@ -109,12 +165,15 @@ def select_interview(
     config: MockConfig,
     rng: random.Random,
     checklist_order: Sequence[str] = (),
+    numbers: Numbers | None = None,
+    seen: Collection[Hashable] = (),
 ) -> list[ProblemRef]:
     """An ``interview`` mock: every step of one scenario (two from 40 minutes), then single problems.
 
     The scenarios are drawn among those in the difficulty range (any, when none is); each gets one
     seed shared by its steps. ``config.n_problems`` single problems follow, chosen as for
-    ``every-item``. Raises :class:`NoCandidatesError` when the bank has no scenario.
+    ``every-item`` (so with a recall question among them, and ``numbers`` and ``seen`` as there).
+    Raises :class:`NoCandidatesError` when the bank has no scenario.
     """
     if not scenarios:
         raise NoCandidatesError("the question bank has no scenarios; choose another mix")
@@ -127,4 +186,6 @@ def select_interview(
         seed = rng.randrange(SEED_BOUND)
         refs += [ProblemRef(scenario.template_id, seed, step=n) for n in range(1, scenario.n_steps + 1)]
     singles = replace(config, mix=Mix.EVERY_ITEM)
-    return refs + select_problems(candidates, config=singles, rng=rng, checklist_order=checklist_order)
+    return refs + select_problems(
+        candidates, config=singles, rng=rng, checklist_order=checklist_order, numbers=numbers, seen=seen
+    )

@@ -9,10 +9,12 @@ is right (a plan states what is enough, not what will happen):
   still leaves time for one spaced review before the interview; items with the lowest readiness come first;
 * the simulated answers join the stored history and ``progress.readiness`` judges each item on the morning
   of the interview; an item short only of recent right answers gets extra variants (practice without
-  scheduling effect) on the latest days with room, when that makes it ready.
+  scheduling effect), one a day in turn over the days with room, the latest first, when that makes it ready.
 
 The plan is feasible when every item with questions comes out ready. Otherwise a warning says which items
-would not be, how many minutes a day would do, and the earliest date the current minutes make it.
+would not be, how many minutes a day would do, and the earliest date the current minutes make it. When
+the new cards do not meet every question type before the date, the plan also gives the smallest daily
+new-card limit that does (cramming), within the minutes a day.
 The day-by-day simulation is in ``progress.plan_simulation``.
 """
 
@@ -34,6 +36,8 @@ from progress.readiness_rule import DEFAULT_RULE, Gate, Rule
 #: The most minutes a day a suggestion may ask for, and how far ahead the earliest date is looked for.
 MAX_MINUTES_PER_DAY = 480
 MAX_DAYS_AHEAD = 365
+#: The most new cards a day a suggestion may ask for (the settings form's own bound).
+MAX_NEW_PER_DAY = 100
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,24 @@ class Plan:
     warning: str | None
     minutes_needed: int | None
     earliest_ready_date: date | None
+    #: Question types (templates) without a card, and how many of them the plan's new cards meet
+    #: before the date; ``new_limit_to_meet_all``: the smallest new-card limit that meets them all
+    #: (None when the limit set already does, or no limit up to MAX_NEW_PER_DAY does in the minutes).
+    types_to_meet: int = 0
+    types_met: int = 0
+    new_limit_to_meet_all: int | None = None
+
+    @property
+    def views_range(self) -> tuple[int, int]:
+        """The fewest and most card views the plan puts on one day (0, 0 without days)."""
+        views = [d.views for d in self.days] or [0]
+        return min(views), max(views)
+
+    @property
+    def minutes_range(self) -> tuple[int, int]:
+        """The fewest and most minutes the plan fills on one day, rounded (0, 0 without days)."""
+        minutes = [round(d.minutes) for d in self.days] or [0]
+        return min(minutes), max(minutes)
 
 
 def seconds_per_card(*, answer_seconds: float | None, reading_seconds: float = 30.0) -> float:
@@ -107,17 +129,29 @@ def make_plan(
     simulation = Simulation(evidence, scheduler=scheduler, rule=rule)
     answer_s = answer_seconds or rule.target_seconds_per_answer
 
-    def outcome_at(minutes: int, interview: date) -> Outcome:
+    def outcome_at(minutes: int, interview: date, new_limit: int = daily_new_limit) -> Outcome:
         capacity = int(minutes * 60 // seconds_per_card)
         return simulation.run(
             today=today,
             interview_date=interview,
             capacity=capacity,
-            new_limit=daily_new_limit,
+            new_limit=new_limit,
             answer_s=answer_s,
         )
 
+    def met(outcome: Outcome) -> int:
+        return sum(outcome.new.values())
+
     outcome = outcome_at(minutes_per_day, interview_date)
+    types_met = met(outcome)
+    to_meet_all = None
+    if types_met < simulation.types_to_meet and interview_date > today:
+        # Cramming: the fewest new cards a day that meet every question type before the date.
+        to_meet_all = smallest(
+            daily_new_limit + 1,
+            MAX_NEW_PER_DAY,
+            lambda n: met(outcome_at(minutes_per_day, interview_date, n)) >= simulation.types_to_meet,
+        )
     practice_enough = _feasible(outcome, evidence)
     minutes_needed = earliest = None
     if not practice_enough:
@@ -146,6 +180,7 @@ def make_plan(
         no_questions=[name(e.checklist_item, e.checklist_item) for e in evidence if not e.template_ids],
         minutes_needed=minutes_needed,
         earliest=earliest,
+        new_limit_to_meet_all=to_meet_all,
     )
     return Plan(
         interview_date=interview_date,
@@ -159,6 +194,9 @@ def make_plan(
         warning=notes,
         minutes_needed=minutes_needed,
         earliest_ready_date=earliest,
+        types_to_meet=simulation.types_to_meet,
+        types_met=types_met,
+        new_limit_to_meet_all=to_meet_all,
     )
 
 
@@ -199,6 +237,7 @@ def _warning(
     no_questions: Sequence[str],
     minutes_needed: int | None,
     earliest: date | None,
+    new_limit_to_meet_all: int | None = None,
 ) -> str | None:
     """What stands between the plan and every item ready, in words; None when nothing does."""
     days = (interview_date - today).days
@@ -217,6 +256,11 @@ def _warning(
                 f"Even {MAX_MINUTES_PER_DAY} minutes a day would not: spaced reviews need days to settle, "
                 f"and at most {daily_new_limit} new cards a day are introduced (*New cards a day*)."
             )
+            if new_limit_to_meet_all is not None:
+                parts.append(
+                    f"{new_limit_to_meet_all} new cards a day would meet every question type before the "
+                    "date (below)."
+                )
         if earliest is not None:
             # Practice sets this date; items short of mock answers also need a mock, said next.
             what = "practice can do its part for every item" if mocks_short else "every item can be ready"

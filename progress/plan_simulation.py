@@ -78,6 +78,8 @@ class Simulation:
         self.rule = rule
         self.first_day_views = _first_day_views(scheduler)
         self.lead_days = _lead_days(scheduler, rule=rule)
+        #: Question types (templates) with no card yet: what the plan's new cards are to meet.
+        self.types_to_meet = sum(t not in e.cards for e in evidence for t in e.template_ids)
 
     def run(
         self, *, today: date, interview_date: date, capacity: int, new_limit: int, answer_s: float
@@ -192,9 +194,17 @@ class Simulation:
             room = [(day, capacity - used[day]) for day in reversed(days) if used[day] < capacity]
 
             def place(n: int, name: str = name, room: list[tuple[date, int]] = room) -> None:
-                for day, free in room:
-                    extras[day, name] = min(free, n)
-                    n -= extras[day, name]
+                # One a day in turn, the latest day first, rather than filling the last day: the extras
+                # spread over the days with room, as a person would practise them.
+                for day, _ in room:
+                    extras[day, name] = 0
+                while n > 0:
+                    open_days = [day for day, free in room if extras[day, name] < free]
+                    if not open_days:
+                        break
+                    for day in open_days[:n]:
+                        extras[day, name] += 1
+                    n -= min(n, len(open_days))
 
             def enough(n: int, evidence: ItemEvidence = evidence) -> bool:
                 place(n)

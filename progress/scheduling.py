@@ -139,7 +139,8 @@ class Queue:
     """Today's queue: due cards by due time, then new cards; and today's counts (UTC day).
 
     ``due_count``: cards due now. ``new_count``: new cards still allowed today. ``done_count``: reviews
-    logged today. With a checklist filter all three count that item only.
+    logged today. All three count the templates the queue was asked for (the scenarios alone, say), and
+    with a checklist filter that item's only.
     """
 
     items: tuple[QueueItem, ...]
@@ -187,7 +188,7 @@ def due_queue(
     allowance = max(0, settings.daily_new_limit - introduced)
     new_items = [QueueItem(tid, item, is_new=True) for tid, item in wanted.items() if tid not in known]
     new_items = new_items[:allowance]
-    done = len(reviewed_today) if checklist_item is None else sum(tid in wanted for tid in reviewed_today)
+    done = sum(tid in wanted for tid in reviewed_today)
     return Queue(
         items=(*due_items, *new_items),
         due_count=len(due_items),

@@ -41,6 +41,8 @@ EXAMPLES: dict[str, Example] = {
     "16-17 ms": Example("ms", 0.0165, right=False),
     "26 gb": Example("GB", 26e9, right=False),
     "16.7 GB": Example("ms", 0.0167, right=False),
+    "0.0167": Example("ms", 0.0167, right=False),
+    "0.0167 s": Example("ms", 0.0167, right=True),
 }
 
 _HELP = """\
@@ -54,7 +56,9 @@ and the feedback says the remark was not checked. A question that asks for a fig
 takes both in that form, and grades both.
 - **Units:** KB is 1000 B and KiB 1024 B; B is a byte and b a bit; FLOP is a count and FLOPS a rate.
 - **Not read, so not counted:** a range such as `16-17 ms` (give one number), a unit that could mean \
-two things such as `26 gb` (bytes or bits?), and a figure of the wrong kind such as `16.7 GB` for a time. \
+two things such as `26 gb` (bytes or bits?), a figure of the wrong kind such as `16.7 GB` for a time, \
+and a bare number right only in another unit, such as `0.0167` on a box in ms (that is 0.0167 ms; for \
+seconds type `0.0167 s`), unless the question itself asks in that unit ("how many bytes"). \
 You are told what to type instead, and can answer again.
 - **How close is right** is the last line of every question: *exact* takes a few percent, *rough* at \
 least ±10 %, and a *whole* count (how many fit) takes the floor, the nearest whole number or the unrounded \

@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
+from functools import partial
 from typing import Any
 
 from grader import VerdictStatus, grade
@@ -31,10 +32,27 @@ from question_bank import Bank, GenerationError, load_checklist
 from question_bank.generation_checks import generate_checked
 from ui.scenario_practice import scenario_for
 
+#: How many of the latest finished mocks a new one never repeats a problem of (same template, same numbers).
+RECENT_MOCKS = 3
+
 
 def candidates(bank: Bank) -> list[Candidate]:
     """Every template of the bank as something a mock may draw."""
-    return [Candidate(t.id, t.checklist, t.difficulty) for t in bank.templates]
+    return [Candidate(t.id, t.checklist, t.difficulty, recall=t.kind == Kind.RECALL) for t in bank.templates]
+
+
+def asked(bank: Bank, template_id: str, seed: int) -> tuple[str, str]:
+    """What the draw of ``template_id`` with ``seed`` asks: its template and prompt (the numbers in it)."""
+    try:
+        return template_id, generate_checked(bank.get(template_id), seed).prompt
+    except (KeyError, GenerationError):
+        return template_id, f"seed {seed}"  # not drawable: equal to no other draw
+
+
+def recently_asked(store: Store, bank: Bank) -> set[tuple[str, str]]:
+    """What the latest finished mocks asked, as :func:`asked` gives it (their single problems)."""
+    recent = history(store)[:RECENT_MOCKS]
+    return {asked(bank, r.template_id, r.seed) for m in recent for r in m.problems if r.step is None}
 
 
 def item_titles() -> dict[str, str]:
@@ -58,16 +76,29 @@ def start_mock(store: Store, bank: Bank, *, config: MockConfig, seed: int, now: 
     while another mock is running.
     """
     order = [item.id for item in load_checklist()]
+    numbers, seen = partial(asked, bank), recently_asked(store, bank)
     if config.mix is Mix.INTERVIEW:
         scenarios = [ScenarioCandidate(s.id, len(s.steps), s.difficulty) for s in bank.scenarios]
         refs = select_interview(
-            scenarios, candidates(bank), config=config, rng=random.Random(seed), checklist_order=order
+            scenarios,
+            candidates(bank),
+            config=config,
+            rng=random.Random(seed),
+            checklist_order=order,
+            numbers=numbers,
+            seen=seen,
         )
         # The stored count is the single problems asked for; the scenarios' steps come on top.
         return start(store, config=config, problems=refs, now=now)
     strength = item_strengths(store, bank, now=now) if config.mix is Mix.WEAKEST_FIRST else None
     refs = select_problems(
-        candidates(bank), config=config, rng=random.Random(seed), checklist_order=order, strength=strength
+        candidates(bank),
+        config=config,
+        rng=random.Random(seed),
+        checklist_order=order,
+        strength=strength,
+        numbers=numbers,
+        seen=seen,
     )
     return start(store, config=config, problems=refs, now=now)
 

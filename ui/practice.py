@@ -7,7 +7,7 @@ without a browser. Time always comes in as an argument.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -43,13 +43,30 @@ def queue_order(bank: Bank, *, skip: Collection[str] = ()) -> list[tuple[str, st
     return order
 
 
+def in_rotation(ids: Sequence[str], *, recent: Sequence[str], seed: int) -> str:
+    """One of ``ids`` (not empty), drawn with ``seed`` among those shown least often in ``recent``
+    (this session's problems, oldest first): every one comes before any comes again, and the one just
+    shown never comes straight back while there is another."""
+    shown = Counter(tid for tid in recent if tid in ids)
+    fewest = min(shown[tid] for tid in ids)
+    least = [tid for tid in ids if shown[tid] == fewest]
+    last = recent[-1] if recent else None
+    return random.Random(seed).choice([tid for tid in least if tid != last] or least)
+
+
 def extra_template_id(
-    bank: Bank, *, seed: int, checklist_item: str | None = None, skip: Collection[str] = ()
+    bank: Bank,
+    *,
+    seed: int,
+    checklist_item: str | None = None,
+    skip: Collection[str] = (),
+    recent: Sequence[str] = (),
 ) -> str:
-    """A template for practice outside the schedule, drawn with ``seed`` (optionally from one item)."""
+    """A template for practice outside the schedule, drawn with ``seed`` (optionally from one item),
+    in rotation over ``recent`` (see :func:`in_rotation`)."""
     usable = [t for t in bank.templates if t.id not in skip] or bank.templates
     ids = [t.id for t in usable if checklist_item is None or t.checklist == checklist_item]
-    return random.Random(seed).choice(ids or [t.id for t in usable])
+    return in_rotation(ids or [t.id for t in usable], recent=recent, seed=seed)
 
 
 @dataclass(frozen=True)

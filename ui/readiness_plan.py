@@ -18,7 +18,7 @@ import streamlit as st
 
 from progress import Settings, StoreError
 from progress.aggregates import Snapshot
-from progress.plan import Plan, make_plan, seconds_per_card
+from progress.plan import MAX_NEW_PER_DAY, Plan, make_plan, seconds_per_card
 from progress.readiness import ItemEvidence, seconds_per_answer
 from progress.scheduling import scheduler_for
 from progress.settings import MAX_INTERVIEW_DAYS_AHEAD
@@ -34,6 +34,8 @@ _RETENTION_RANGE = (70, 97)
 _FORM = "ready_plan_form"
 _PLAN = "ready_plan"
 _SAVE_ERROR = "ready_plan_save_error"
+# Set when the plan's suggested new-card limit was applied: the page then reruns in full.
+_APPLIED = "ready_plan_new_limit_applied"
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -89,7 +91,7 @@ def _settings_form(settings: Settings) -> None:
         new_col.number_input(
             "New cards a day",
             min_value=0,
-            max_value=100,
+            max_value=MAX_NEW_PER_DAY,
             value=settings.daily_new_limit,
             key=keys.READY_DAILY_NEW_LIMIT,
             help="How many questions Practice introduces each day, on top of the reviews due.",
@@ -141,11 +143,8 @@ def _show_plan(plan: Plan, settings: Settings) -> None:
         st.success(
             f"At {settings.minutes_per_day} minutes a day, every item can be ready by {plan.interview_date}."
         )
-    st.caption(
-        f"{plan.cards_per_day} cards a day at about {plan.seconds_per_card:.0f} s each (your answer time "
-        "plus reading the feedback). Extra variants are practice without scheduling effect, for items "
-        "short of recent answers."
-    )
+    st.caption(use_of_time(plan, settings))
+    _cramming(plan, settings)
     if plan.days:
         table = pd.DataFrame(
             {
@@ -159,6 +158,71 @@ def _show_plan(plan: Plan, settings: Settings) -> None:
         st.dataframe(table, hide_index=True)
 
 
+def _span(low: int, high: int) -> str:
+    return f"{low}" if low == high else f"{low}–{high}"
+
+
+def use_of_time(plan: Plan, settings: Settings) -> str:
+    """What the plan does with the minutes, in the table's own figures: the cards a day it uses of those
+    that fit, and why any minutes are left."""
+    views, minutes = plan.views_range, plan.minutes_range
+    text = (
+        f"The plan uses {_span(*views)} cards and {_span(*minutes)} minutes a day; "
+        f"{settings.minutes_per_day} minutes hold up to {plan.cards_per_day} cards at about "
+        f"{plan.seconds_per_card:.0f} s each (your answer time plus reading the feedback)."
+    )
+    if minutes[1] < settings.minutes_per_day * 0.9:
+        why = (
+            f"new cards are capped at {settings.daily_new_limit} a day (*New cards a day*)"
+            if plan.types_met < plan.types_to_meet
+            else "every question type is met and only due reviews remain"
+        )
+        text += f" Time is left over because {why}: mock interviews fit there."
+    return text + (
+        " Extra variants are practice without scheduling effect, for items short of recent answers, "
+        "spread over the days with room."
+    )
+
+
+def _apply_new_limit(limit: int) -> None:
+    """Save ``limit`` new cards a day, and show it in the form too (the page reruns in full)."""
+    store = cached.store()
+    try:
+        store.save_settings(dataclasses.replace(store.settings(), daily_new_limit=limit))
+    except StoreError as exc:
+        st.session_state[_SAVE_ERROR] = str(exc)
+        return
+    st.session_state[keys.READY_DAILY_NEW_LIMIT] = limit
+    st.session_state[_APPLIED] = True
+    st.toast(f"New cards a day: {limit}.")
+
+
+def _cramming(plan: Plan, settings: Settings) -> None:
+    """How many question types the new cards meet before the date, and one click to meet them all."""
+    if plan.types_met >= plan.types_to_meet or not plan.days:
+        return
+    met = (
+        f"At {settings.daily_new_limit} new cards a day, the plan meets {plan.types_met} of "
+        f"{plan.types_to_meet} question types before {plan.interview_date.isoformat()}."
+    )
+    limit = plan.new_limit_to_meet_all
+    if limit is None:
+        st.info(
+            f"{met} No limit up to {MAX_NEW_PER_DAY} a day meets them all in {settings.minutes_per_day} "
+            "minutes a day: more minutes a day, or a later date, would.",
+            icon=":material/bolt:",
+        )
+        return
+    st.info(f"{met} **{limit} a day** meets every one of them.", icon=":material/bolt:")
+    st.button(
+        f"Use {limit} new cards a day",
+        key=keys.READY_APPLY_NEW_LIMIT,
+        icon=":material/bolt:",
+        on_click=_apply_new_limit,
+        args=(limit,),
+    )
+
+
 @st.fragment(key=_PLAN)
 def _plan_view(snapshot: Snapshot, titles: Mapping[str, str]) -> None:
     """The plan the saved settings give; rerun on its own by :func:`_save`.
@@ -166,6 +230,8 @@ def _plan_view(snapshot: Snapshot, titles: Mapping[str, str]) -> None:
     ``snapshot`` is the page's last full run's, so the plan always matches the items shown above it;
     the settings and the day are read afresh on every run.
     """
+    if st.session_state.pop(_APPLIED, False):
+        st.rerun(scope="app")  # the form above shows the new limit only after a full run
     error = st.session_state.pop(_SAVE_ERROR, None)
     if error:
         st.error(error)

@@ -8,9 +8,8 @@ one FSRS card is reviewed when its last step is answered: Good when every step w
 
 from __future__ import annotations
 
-import random
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -32,7 +31,7 @@ from progress.scheduling import review
 from question_bank import Bank
 from question_bank.generation_checks import generate_scenario_checked
 from question_bank.schema import ScenarioTemplate
-from ui.practice import practice_attempt
+from ui.practice import in_rotation, practice_attempt
 
 #: The practice filter's value for "scenarios only" (beside None and the checklist ids).
 SCENARIOS = "scenarios"
@@ -198,9 +197,10 @@ def filter_keeps(bank: Bank, item_filter: str | None, template_id: str) -> bool:
         return False
 
 
-def extra_scenario_id(bank: Bank, *, seed: int) -> str:
-    """A scenario for practice outside the schedule, drawn with ``seed`` (the bank must have one)."""
-    return random.Random(seed).choice(bank.scenario_ids)
+def extra_scenario_id(bank: Bank, *, seed: int, recent: Sequence[str] = ()) -> str:
+    """A scenario for practice outside the schedule, drawn with ``seed`` (the bank must have one), in
+    rotation over ``recent``: every scenario comes once before any comes again."""
+    return in_rotation(list(bank.scenario_ids), recent=recent, seed=seed)
 
 
 def run_state(data: Any, *, template_id: str, seed: int, now: datetime) -> ScenarioRun:
@@ -221,6 +221,16 @@ def lost_steps(run: ScenarioRun, scenario: ScenarioProblem) -> str | None:
         f"This scenario changed since you started it: it now has {n_steps} steps, and {answered}. "
         "It starts again from step 1; the answers you gave are saved."
     )
+
+
+def finished_here(data: Any, *, template_id: str, seed: int, steps: Callable[[], int]) -> bool:
+    """Whether ``data`` (this tab's kept run) is a run of this scenario draw with every step answered.
+
+    ``steps`` gives the draw's number of steps; it is called only for a run of this very draw.
+    """
+    if not isinstance(data, ScenarioRun) or (data.template_id, data.seed) != (template_id, seed):
+        return False
+    return data.answered >= steps()
 
 
 def scenario_chains(outcomes: Sequence[Outcome]) -> dict[tuple[str, int], list[Outcome]]:

@@ -21,6 +21,7 @@ from ui.explanation_view import (
     reset_practice_explanation,
     show_recall_answer,
 )
+from ui.practice_choice_view import PICK_FIRST, show_choice
 from ui.render import show_verdict
 from ui.scenario_practice import ScenarioRun, lost_steps, run_state, scenario_chains, submit_step
 
@@ -85,7 +86,7 @@ def _submit_choice(
 ) -> None:
     choice = st.session_state.get(_key(keys.PRACTICE_STEP_CHOICE_PREFIX, run, number))
     if choice is None:
-        st.session_state[keys.PRACTICE_NOTICE] = "Pick one of the options, then press **Check**."
+        st.session_state[keys.PRACTICE_NOTICE] = PICK_FIRST
         return
     _answer(store, scenario, run, str(choice), scheduled=scheduled)
 
@@ -133,17 +134,15 @@ def _step_input(
             )
         show_answer_help()
     elif problem.kind is Kind.CHOICE:
-        with st.form(key=f"practice_step_choice_form_{run.seed}_{number}", border=False):
-            st.radio(
-                "Your answer",
-                list(range(len(problem.choices))),
-                key=_key(keys.PRACTICE_STEP_CHOICE_PREFIX, run, number),
-                format_func=lambda i: problem.choices[i].text,
-                index=None,
-            )
-            st.form_submit_button(
-                "Check", key=keys.PRACTICE_STEP_SUBMIT, type="primary", on_click=_submit_choice, args=args
-            )
+        choice_key = _key(keys.PRACTICE_STEP_CHOICE_PREFIX, run, number)
+        show_choice(
+            [choice.text for choice in problem.choices],
+            picked=st.session_state.get(choice_key),
+            option_key=lambda i: f"{_key(keys.PRACTICE_STEP_OPTION_PREFIX, run, number)}_{i}",
+            on_pick=partial(st.session_state.__setitem__, choice_key),
+            check_key=keys.PRACTICE_STEP_SUBMIT,
+            on_check=partial(_submit_choice, *args),
+        )
     else:
         show_recall_answer(
             problem,

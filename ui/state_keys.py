@@ -38,7 +38,10 @@ PRACTICE_TALLY = "practice_tally"
 #: Whether the model answer of a recall problem is shown.
 PRACTICE_REVEALED = "practice_revealed"
 PRACTICE_ANSWER = "practice_answer"
+#: The 0-based index of the option picked on a choice question, or None.
 PRACTICE_CHOICE = "practice_choice"
+#: Prefix of a choice question's option buttons: practice_option_<index>.
+PRACTICE_OPTION_PREFIX = "practice_option_"
 PRACTICE_SUBMIT = "practice_submit"
 PRACTICE_NEXT = "practice_next"
 PRACTICE_VARIANT = "practice_variant"
@@ -62,6 +65,8 @@ PRACTICE_SCENARIO_RUN = "practice_scenario_run"
 #: Prefixes of a scenario step's answer widgets: practice_step_answer_<seed>_<step>.
 PRACTICE_STEP_ANSWER_PREFIX = "practice_step_answer_"
 PRACTICE_STEP_CHOICE_PREFIX = "practice_step_choice_"
+#: Prefix of a choice step's option buttons: practice_step_option_<seed>_<step>_<index>.
+PRACTICE_STEP_OPTION_PREFIX = "practice_step_option_"
 PRACTICE_STEP_SUBMIT = "practice_step_submit"
 PRACTICE_STEP_NEXT = "practice_step_next"
 PRACTICE_STEP_REVEAL = "practice_step_reveal"
@@ -71,6 +76,8 @@ PRACTICE_STEP_RATE_PREFIX = "practice_step_rate_"
 PRACTICE_START_AFRESH = "practice_start_afresh"
 #: Template ids whose problems failed to generate in this session; practice skips them.
 PRACTICE_SKIPPED = "practice_skipped"
+#: Template and scenario ids this session has put on screen, oldest first: extra practice rotates over them.
+PRACTICE_RECENT = "practice_recent"
 #: Why the last problem was skipped (shown once above the next one), or absent.
 PRACTICE_SKIP_NOTE = "practice_skip_note"
 
@@ -128,6 +135,8 @@ READY_MINUTES_PER_DAY = "ready_minutes_per_day"
 READY_DAILY_NEW_LIMIT = "ready_daily_new_limit"
 READY_DESIRED_RETENTION = "ready_desired_retention"
 READY_SAVE_SETTINGS = "ready_save_settings"
+#: The plan's button that applies the new-card limit meeting every question type before the date.
+READY_APPLY_NEW_LIMIT = "ready_apply_new_limit"
 #: Prefix of the per-item practice buttons: ready_practice_<checklist id>.
 READY_PRACTICE_PREFIX = "ready_practice_"
 #: Prefix of the verdict's buttons for the items holding readiness back: ready_next_<checklist id>.

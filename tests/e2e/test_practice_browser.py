@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from exported import exported
 from ws_messages import watch
 
 from grader import Kind, Problem
@@ -39,9 +37,6 @@ def _answer(page: object, problem: Problem, *, right: bool) -> None:
         page.get_by_role("button", name="Good" if right else "Again").click()
 
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
 # The counts line above the problem: "Due 1 · New today 2 · Done today 0 · Streak 0 days".
 _DONE_TODAY = r"Done today (\d+)"
 
@@ -51,12 +46,6 @@ def _done_today(page: object) -> str:
     match = re.search(_DONE_TODAY, line.inner_text())
     assert match, line.inner_text()
     return match.group(1)
-
-
-def _export(db: Path) -> list[dict[str, object]]:
-    command = [sys.executable, "-m", "progress", "export", "--format", "json", "--db", str(db)]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True, timeout=120)
-    return json.loads(result.stdout)
 
 
 def test_practice_journey_survives_a_restart(
@@ -127,7 +116,7 @@ def test_practice_journey_survives_a_restart(
     finally:
         server.stop()
 
-    attempts = _export(db)
+    attempts = exported(db)
     assert [(a["template_id"], a["status"]) for a in attempts] == [
         (problems[0].template_id, "correct"),
         (problems[1].template_id, "incorrect"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 
 import pytest
 
@@ -257,36 +258,58 @@ def test_answers_as_engineers_type_them_grade_correct(response: str, expected_si
 
 
 @pytest.mark.parametrize(
-    ("response", "unit", "suggestion"),
+    ("response", "unit", "said", "suggestion"),
     [
-        ("1.348e10", "GFLOP", "`1.348e10 FLOP`"),
-        ("0.0167", "ms", "`0.0167 s`"),
-        ("819200", "KiB", "`819200 B`"),
-        ("3.35e12", "TB/s", "`3.35e12 B/s`"),
+        ("0.0067", "ms", "seconds", "`0.0067 s`"),
+        ("1.348e10", "GFLOP", "FLOPs", "`1.348e10 FLOP`"),
+        ("819200", "KiB", "bytes", "`819200 B`"),
+        ("3.35e12", "TB/s", "bytes per second", "`3.35e12 B/s`"),
     ],
 )
-def test_a_bare_number_right_in_the_base_unit_is_never_counted_wrong(
-    response: str, unit: str, suggestion: str
+def test_a_bare_number_right_only_in_the_base_unit_is_not_counted_where_the_question_does_not_ask_in_it(
+    response: str, unit: str, said: str, suggestion: str
 ) -> None:
-    expected = float(response)
-    verdict = check_numeric(response, expected=expected, unit=unit, rel_tol=0.03)
-    assert verdict.status is VerdictStatus.CORRECT
-    assert verdict.accepted_as == "unit-left-off"
-    assert suggestion in verdict.message
+    # The x1000 slip the drill exists to catch: 0.0067 on a ms box is 0.0067 ms, whatever was meant.
+    verdict = check_numeric(response, expected=float(response), unit=unit, rel_tol=0.03)
+    assert verdict.status is VerdictStatus.UNPARSABLE, "not counted, so not stored"
+    assert verdict.value is None
+    assert f"read as {response} {unit}; if you meant {said}, type {suggestion}" in verdict.message
 
 
-def test_a_bare_fraction_on_a_percentage_question_counts_and_suggests_the_percentage() -> None:
+def test_a_bare_number_on_a_ms_box_is_read_in_ms_for_the_grade_and_the_stored_value() -> None:
+    time_problem = numeric(answer=0.0067, unit="ms")
+    slipped = grade(time_problem, "0.0067")
+    assert slipped.status is VerdictStatus.UNPARSABLE
+    assert "read as 0.0067 ms; if you meant seconds, type `0.0067 s`" in slipped.message
+    for response in ("6.7", "0.0067 s", "6.7 ms"):
+        verdict = grade(time_problem, response)
+        assert verdict.correct and verdict.value == pytest.approx(0.0067), response
+
+
+def test_a_bare_fraction_on_a_percentage_question_is_read_as_a_percentage() -> None:
     verdict = check_numeric("0.5", expected=0.5, unit="%", rel_tol=0.01)
-    assert verdict.correct and verdict.accepted_as == "unit-left-off"
-    assert "Next time type `50%`" in verdict.message
+    assert verdict.status is VerdictStatus.UNPARSABLE
+    assert "read as 0.5 %; if you meant a fraction, type `50%`" in verdict.message
+    asked = replace(numeric(answer=0.5, unit="%"), prompt="What fraction of the KV memory is unused?")
+    fraction = grade(asked, "0.5")
+    assert fraction.correct and fraction.accepted_as == "unit-left-off"
+    assert fraction.value == pytest.approx(0.5)
+
+
+BYTES_ASKED = "With the KV cache in bf16, how many\nbytes of KV cache does one token add? *Within 3 %.*"
 
 
 def test_a_bare_number_of_bytes_on_a_kib_question_that_asks_how_many_bytes_is_right() -> None:
-    # The answer is 819,200 B shown in KiB; "819200" (or the arithmetic that makes it) is right in bytes.
+    # The answer is 819,200 B shown in KiB; "819200" (or the arithmetic that makes it) is right in bytes,
+    # and what is stored is the value it was graded as: 819,200 B, not 819,200 KiB.
+    asked = replace(numeric(), prompt=BYTES_ASKED)
     for response in ("819200", "2*40*40*128*2"):
-        verdict = grade(numeric(), response)
+        verdict = grade(asked, response)
         assert verdict.correct, verdict.message
-        assert "right in B" in verdict.message
+        assert "right in B" in verdict.message and "asks for bytes" in verdict.message
+        assert verdict.value == pytest.approx(KV_BYTES)
+    unasked = grade(numeric(), "819200")
+    assert unasked.status is VerdictStatus.UNPARSABLE and "type `819200 B`" in unasked.message
 
 
 @pytest.mark.parametrize(

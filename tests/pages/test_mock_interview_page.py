@@ -84,14 +84,19 @@ def _answer_key(at: AppTest, position: int) -> str:
     return f"{keys.MOCK_ANSWER_PREFIX}{at.session_state[keys.MOCK_ACTIVE_ID]}_{position}"
 
 
-def _type(at: AppTest, problem: Problem, position: int, *, right: bool) -> AppTest:
-    """Enter an answer on the problem shown, right (the bank's exact answer) or plainly wrong."""
+def _type(
+    at: AppTest, problem: Problem, position: int, *, right: bool, explanation: str | None = None
+) -> AppTest:
+    """Enter an answer on the problem shown, right (the bank's exact answer) or plainly wrong; a recall
+    question takes ``explanation`` when given."""
     key = _answer_key(at, position)
     if problem.kind is Kind.CHOICE:
         index = next(i for i, c in enumerate(problem.choices) if c.correct == right)
         at.radio(key=key).set_value(index)
     elif problem.kind is Kind.RECALL:
-        at.text_area(key=key).input("the weights are read once per token" if right else "no idea")
+        # Right: the question's own key points, which the explanation check finds whatever the question.
+        text = explanation or (" ".join(problem.key_points) if right else "no idea")
+        at.text_area(key=key).input(text)
     else:
         assert problem.answer is not None
         value = problem.answer if right else problem.answer * 37
@@ -252,7 +257,7 @@ def test_recall_is_self_rated_at_the_debrief_before_the_score_is_final(db: Path,
     at.session_state[keys.CLOCK] = clock
     at.query_params[keys.MOCK_QUERY_PARAM] = str(session.id)
     at.run()
-    _type(at, problems_of(bank, session)[0], 0, right=True)
+    _type(at, problems_of(bank, session)[0], 0, right=True, explanation="the weights are read once per token")
     _finish(at)
 
     assert next(m.value for m in at.metric if m.label == "Score so far") == "0%"

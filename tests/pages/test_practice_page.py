@@ -17,6 +17,7 @@ from progress import Settings, Store
 from question_bank import Bank, generate, load_bank, load_checklist
 from ui import state_keys as keys
 from ui.practice import Current
+from ui.practice_choice_view import PICK_FIRST
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -160,11 +161,29 @@ def test_choice_problem_is_graded(tmp_path: Path, bank: Bank) -> None:
     problem = generate(bank.get(template_id), 1)
     right = next(i for i, choice in enumerate(problem.choices) if choice.correct)
     at = _page(tmp_path / "p.db", current=_current(template_id))
-    at.radio(key=keys.PRACTICE_CHOICE).set_value(right)
+    at.button(key=f"{keys.PRACTICE_OPTION_PREFIX}{right}").click().run()
     at.button(key=keys.PRACTICE_SUBMIT).click().run()
     assert not at.exception
     [attempt] = Store(tmp_path / "p.db").attempts()
     assert attempt.status == "correct"
+
+
+def test_a_choice_is_picked_by_its_number_key_and_checked_with_enter(tmp_path: Path, bank: Bank) -> None:
+    template_id = _first(bank, Kind.CHOICE)
+    problem = generate(bank.get(template_id), 1)
+    at = _page(tmp_path / "p.db", current=_current(template_id))
+    options = [at.button(key=f"{keys.PRACTICE_OPTION_PREFIX}{i}") for i in range(len(problem.choices))]
+    assert [o.proto.shortcut for o in options] == [str(i + 1) for i in range(len(problem.choices))]
+    assert at.button(key=keys.PRACTICE_SUBMIT).proto.shortcut == "enter"
+    wrong = next(i for i, choice in enumerate(problem.choices) if not choice.correct)
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    assert PICK_FIRST in [w.value for w in at.warning], "Check with nothing picked says what to do"
+    at.button(key=f"{keys.PRACTICE_OPTION_PREFIX}{wrong}").click().run()
+    assert at.session_state[keys.PRACTICE_CHOICE] == wrong
+    assert not Store(tmp_path / "p.db").attempts(), "a pick alone is not an answer"
+    at.button(key=keys.PRACTICE_SUBMIT).click().run()
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    assert (attempt.response, attempt.status) == (str(wrong), "incorrect")
 
 
 def test_empty_queue_shows_the_session_summary(tmp_path: Path) -> None:

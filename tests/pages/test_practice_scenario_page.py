@@ -58,7 +58,7 @@ def _answer(at: AppTest, step: StepProblem, response: str) -> None:
         at.text_input(key=f"{keys.PRACTICE_STEP_ANSWER_PREFIX}{SEED}_{step.step}").input(response)
         at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
     elif step.kind is Kind.CHOICE:
-        at.radio(key=f"{keys.PRACTICE_STEP_CHOICE_PREFIX}{SEED}_{step.step}").set_value(int(response))
+        at.button(key=f"{keys.PRACTICE_STEP_OPTION_PREFIX}{SEED}_{step.step}_{response}").click().run()
         at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
     else:
         at.button(key=keys.PRACTICE_STEP_REVEAL).click().run()
@@ -110,6 +110,21 @@ def test_every_step_right_rates_the_card_good(tmp_path: Path, bank: Bank) -> Non
     assert at.button(key=keys.PRACTICE_NEXT)
 
 
+def test_next_on_a_finished_scenario_goes_on_to_the_next_problem(tmp_path: Path, bank: Bank) -> None:
+    scenario = _scenario(bank)
+    at = _page(tmp_path / "p.db", scenario)
+    assert at.query_params["card"] == scenario.template_id, "the address names the scenario on screen"
+    for step in scenario.steps:
+        _answer(at, step, exact_response(step))
+        if step.step < len(scenario.steps):
+            _next_step(at)
+    at.button(key=keys.PRACTICE_NEXT).click().run()
+    assert not at.exception
+    shown = Current.from_dict(at.session_state[keys.PRACTICE_CURRENT])
+    assert (shown.template_id, shown.seed) != (scenario.template_id, SEED), "Next leaves the finished draw"
+    assert at.query_params.get("card") == shown.template_id, "and the address follows"
+
+
 def test_a_wrong_step_then_a_carried_value_is_credited(tmp_path: Path, bank: Bank) -> None:
     scenario = _scenario(bank)
     first = scenario.steps[0]
@@ -159,9 +174,8 @@ def test_the_scenarios_choice_serves_a_scenario_that_stays_while_answered(tmp_pa
     if first.kind is Kind.NUMERIC:
         at.text_input(key=answer_key).input(exact_response(first))
     else:
-        at.radio(key=f"{keys.PRACTICE_STEP_CHOICE_PREFIX}{current.seed}_1").set_value(
-            int(exact_response(first))
-        )
+        option = f"{keys.PRACTICE_STEP_OPTION_PREFIX}{current.seed}_1_{exact_response(first)}"
+        at.button(key=option).click().run()
     at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
     assert Current.from_dict(at.session_state[keys.PRACTICE_CURRENT]) == current, "the same draw stays"
     assert at.button(key=keys.PRACTICE_STEP_NEXT), "step 1's feedback, then the way to step 2"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -215,3 +216,42 @@ def test_the_daily_new_cards_and_the_recall_aimed_for_are_set_here(tmp_path: Pat
     assert not at.exception
     saved = Store(db).settings()
     assert (saved.daily_new_limit, saved.desired_retention) == (25, pytest.approx(0.85))
+
+
+def _cramming_page(db: Path) -> AppTest:
+    week = NOW.date() + timedelta(days=7)
+    Store(db).save_settings(Settings(interview_date=week, minutes_per_day=240, daily_new_limit=10))
+    return page(db)
+
+
+def test_the_plans_line_gives_the_tables_own_cards_and_minutes_a_day(tmp_path: Path) -> None:
+    at = _cramming_page(tmp_path / "progress.db")
+    assert not at.exception
+    table = at.dataframe[-1].value
+    views = table["new cards"] + table["reviews"] + table["extra variants"]
+    low, high = int(views.min()), int(views.max())
+    line = next(c.value for c in at.caption if c.value.startswith("The plan uses"))
+    assert line.startswith(f"The plan uses {low}–{high} cards and ")
+    assert f"{table['minutes'].min()}–{table['minutes'].max()} minutes a day" in line
+    assert "capped at 10 a day" in line, "minutes left over, and the line says why"
+    assert (table["extra variants"] <= 1 + table["extra variants"].min()).all(), "extras spread, not piled"
+
+
+def test_with_a_date_set_the_plan_proposes_the_new_card_limit_that_meets_every_type_and_applies_it(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "progress.db"
+    at = _cramming_page(db)
+    offer = next(i.value for i in at.info if "question types before" in i.value)
+    met, total = (int(n) for n in re.search(r"meets (\d+) of (\d+) question types", offer).groups())
+    assert met < total
+    button = at.button(key=keys.READY_APPLY_NEW_LIMIT)
+    limit = int(re.search(r"Use (\d+) new cards a day", button.label).group(1))
+    assert limit > 10 and f"**{limit} a day** meets every one" in offer
+    button.click().run()
+    assert not at.exception
+    assert Store(db).settings().daily_new_limit == limit
+    assert at.number_input(key=keys.READY_DAILY_NEW_LIMIT).value == limit, "the form shows it too"
+    assert not [i for i in at.info if "question types before" in i.value], "every type is now met"
+    table = at.dataframe[-1].value
+    assert int(table["new cards"].sum()) == total

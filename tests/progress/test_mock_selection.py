@@ -102,3 +102,38 @@ def test_config_round_trips_through_its_stored_form() -> None:
     assert config.duration_s == 30.0
     assert MockConfig.from_dict(config.to_dict(), duration_s=30.0) == config
     assert ProblemRef.from_dict(ProblemRef("kv-a", 12).to_dict()) == ProblemRef("kv-a", 12)
+
+
+# --- a recall question in the mix, and numbers never asked twice -----------------------------------
+WITH_RECALL = [*CANDIDATES, Candidate("fusion-why", "fusion", 2, recall=True)]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_every_item_mix_asks_a_recall_question_in_place_of_one_of_its_item(seed: int) -> None:
+    plain = select_problems(CANDIDATES, config=_config(n_problems=10), rng=random.Random(seed))
+    refs = select_problems(WITH_RECALL, config=_config(n_problems=10), rng=random.Random(seed))
+    assert [r.template_id for r in refs].count("fusion-why") >= 1
+    assert Counter(_items(refs)) == Counter(_items(plain)), "the items asked stay those of the turn-taking"
+
+
+def test_the_weakest_first_mix_is_left_to_the_weakest_items() -> None:
+    strength = {"fusion": 1.0}  # the strongest: its recall question is not pulled in
+    config = _config(n_problems=3, mix=Mix.WEAKEST_FIRST)
+    refs = select_problems(
+        WITH_RECALL, config=config, rng=random.Random(2), checklist_order=ITEMS, strength=strength
+    )
+    assert "fusion-why" not in [r.template_id for r in refs]
+
+
+def test_a_seed_whose_numbers_were_asked_in_this_mock_or_the_last_ones_is_drawn_again() -> None:
+    # Each template draws only four distinct problems; the last mocks asked two of kv-cache-1's.
+    def numbers(template_id: str, seed: int) -> tuple[str, int]:
+        return template_id, seed % 4
+
+    seen = {("kv-cache-1", 0), ("kv-cache-1", 1)}
+    few = [Candidate("kv-cache-1", "kv-cache", 1)]
+    refs = select_problems(
+        few, config=_config(n_problems=2), rng=random.Random(3), numbers=numbers, seen=seen
+    )
+    asked = [numbers(r.template_id, r.seed) for r in refs]
+    assert len(set(asked)) == 2 and not set(asked) & seen

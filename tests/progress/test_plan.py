@@ -111,3 +111,19 @@ def test_wrong_mock_answers_are_named_as_what_practice_cannot_fix() -> None:
 def test_seconds_per_card_adds_reading_time_to_the_answer_time() -> None:
     assert seconds_per_card(answer_seconds=50.0) == pytest.approx(80.0)
     assert seconds_per_card(answer_seconds=None) > seconds_per_card(answer_seconds=50.0)
+
+
+def test_the_new_card_limit_it_proposes_meets_every_question_type_before_the_date() -> None:
+    evidence = fresh(n_templates=10)  # 40 question types, a week away, 2 a day: not all met
+    slow = plan(evidence, days=7, minutes=240, new_limit=2)
+    assert (slow.types_to_meet, slow.types_met) == (40, 14)
+    limit = slow.new_limit_to_meet_all
+    assert limit is not None and limit > 2
+    assert plan(evidence, days=7, minutes=240, new_limit=limit).types_met == 40
+    assert plan(evidence, days=7, minutes=240, new_limit=limit - 1).types_met < 40, "the smallest that does"
+    assert plan(evidence, days=7, minutes=240, new_limit=limit).new_limit_to_meet_all is None
+
+
+def test_no_limit_is_proposed_where_the_minutes_cannot_hold_the_new_cards() -> None:
+    cramped = plan(fresh(n_templates=10), days=3, minutes=5, new_limit=2)
+    assert cramped.types_met < cramped.types_to_meet and cramped.new_limit_to_meet_all is None

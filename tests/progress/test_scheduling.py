@@ -159,6 +159,18 @@ def test_the_checklist_filter_narrows_items_and_counts(tmp_path):
     assert (queue.due_count, queue.new_count, queue.done_count) == (1, 1, 1)
 
 
+def test_the_counts_of_a_queue_over_some_templates_are_theirs_alone(tmp_path):
+    # The "Scenarios" choice asks for the scenarios and no item: today's reviews of others are not its own.
+    store = new_store(tmp_path)
+    review(store, "t0", Rating.Good, T0)
+    review(store, "t1", Rating.Good, T0)
+    review(store, "f0", Rating.Good, T0, item="fusion")
+    scoped = due_queue(store, templates=TEMPLATES[-2:], now=T0 + timedelta(minutes=1))
+    assert {tid for tid, _ in TEMPLATES[-2:]} == {"f0", "f1"}
+    assert scoped.done_count == 1
+    assert due_queue(store, templates=TEMPLATES, now=T0 + timedelta(minutes=1)).done_count == 3
+
+
 def test_templates_that_left_the_bank_are_not_queued(tmp_path):
     store = new_store(tmp_path)
     review(store, "retired", Rating.Again, T0)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from grader import Kind, VerdictStatus
-from grader.units import format_quantity
+from grader.units import format_number, format_quantity
 from progress import Store
 from question_bank import Bank, generate, load_bank
 from ui.practice import Current, Tally, extra_template_id, queue_order, submit
+from ui.scenario_practice import extra_scenario_id
 
 NOW = datetime(2026, 11, 29, 9, 30, tzinfo=UTC)
 
@@ -37,6 +39,25 @@ def test_extra_template_respects_the_filter(bank: Bank) -> None:
     for seed in range(20):
         template_id = extra_template_id(bank, seed=seed, checklist_item="fusion")
         assert bank.get(template_id).checklist == "fusion"
+
+
+def test_extra_practice_rotates_through_an_items_templates_before_repeating_one(bank: Bank) -> None:
+    ids = {t.id for t in bank.by_checklist("overhead-vs-bandwidth")}
+    assert len(ids) >= 3
+    recent: list[str] = []
+    for seed in range(2 * len(ids)):
+        item = "overhead-vs-bandwidth"
+        recent.append(extra_template_id(bank, seed=seed, checklist_item=item, recent=recent))
+    first, second = recent[: len(ids)], recent[len(ids) :]
+    assert set(first) == ids and set(second) == ids, "each once per round"
+    assert all(a != b for a, b in pairwise(recent)), "never the same twice in a row"
+
+
+def test_extra_scenarios_rotate_through_every_scenario(bank: Bank) -> None:
+    recent: list[str] = []
+    for seed in range(len(bank.scenario_ids)):
+        recent.append(extra_scenario_id(bank, seed=seed, recent=recent))
+    assert sorted(recent) == sorted(bank.scenario_ids)
 
 
 def _numeric(bank: Bank) -> tuple[Current, object]:
@@ -75,6 +96,28 @@ def test_unparsable_answer_is_not_an_attempt(tmp_path: Path, bank: Bank) -> None
     verdict = submit(store, problem, "no idea", current=current, now=NOW)
     assert verdict.status is VerdictStatus.UNPARSABLE
     assert store.attempt_count() == 0
+
+
+@pytest.mark.parametrize(
+    ("template_id", "stored"),
+    [("kv-bytes-per-token", True), ("decode-13b-a100", False)],  # asks how many bytes; asks in ms
+)
+def test_a_bare_answer_right_only_in_the_base_unit_is_stored_as_graded_or_not_at_all(
+    tmp_path: Path, bank: Bank, template_id: str, stored: bool
+) -> None:
+    store = Store(tmp_path / "p.db")
+    problem = generate(bank.get(template_id), 5)
+    current = Current(template_id, seed=5, scheduled=True, started_at=NOW - timedelta(seconds=30))
+    assert problem.answer is not None
+    bare = format_number(problem.answer)  # the figure in bytes or seconds, typed without its unit
+    verdict = submit(store, problem, bare, current=current, now=NOW)
+    attempts = store.attempts()
+    if stored:
+        assert verdict.correct
+        [attempt] = attempts
+        assert attempt.value == pytest.approx(problem.answer, rel=1e-3), "the value the grade was given for"
+    else:
+        assert verdict.status is VerdictStatus.UNPARSABLE and not attempts, "the x1000 slip: nothing stored"
 
 
 def test_tally_counts_and_round_trips() -> None:
