@@ -137,6 +137,8 @@ class Reading:
         for m in self.text.find(unit, negatable=False):
             if tokens[m.first].sentence != sentence and tokens[m.first].sentence + 1 != sentence:
                 continue
+            if m.last - m.first != len(unit) - 1:
+                continue  # "1 FLOP / 12 B" is no figure in FLOP/B: a unit is written without a gap
             before = tokens[m.first - 1] if m.first > 0 else None
             if before is not None and before.number is not None:
                 said.append(before)
