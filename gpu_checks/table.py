@@ -14,6 +14,7 @@ from typing import Any
 
 from gpu_checks.report import RunReport
 from gpu_checks.results import Sample
+from progress.export import spreadsheet_safe
 
 _PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
 _SUBUNIT_SECONDS = ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns"))
@@ -160,11 +161,15 @@ def sample_display_rows(report: RunReport) -> list[dict[str, Any]]:
 
 
 def to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """``rows`` as CSV text with a header (the first row's keys); empty text for no rows."""
+    """``rows`` as CSV text with a header (the first row's keys); empty text for no rows.
+
+    Labels come from the history file, which anything can write to: every text cell that a
+    spreadsheet would run as a formula is escaped the way the attempts export escapes it.
+    """
     if not rows:
         return ""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({name: spreadsheet_safe(value) for name, value in row.items()} for row in rows)
     return buffer.getvalue()

@@ -63,10 +63,13 @@ mine: RunHandle | None = st.session_state.get(keys.GPU_HANDLE)
 # A run started in another tab (even one since closed) shows here too, and can be stopped here.
 current = mine if mine is not None and not mine.done else runner.active()
 running = current is not None
-history = load_history(history_path_for(db_path()))
+history_path = history_path_for(db_path())
+history = load_history(history_path)
 past = history.for_device(info.fingerprint)
 spec = spec_roof(info.preset_id)
 device_card(info, spec.name if spec else None)
+if history.skipped:
+    st.caption(history.skipped_note(history_path))
 
 buttons = st.container(horizontal=True)  # one row, on a phone too (columns stack there)
 if buttons.button("Quick run", key=keys.GPU_QUICK, disabled=running, icon=":material/bolt:"):
@@ -94,8 +97,6 @@ if not past:
     elif not running:
         st.info("No runs on this device yet: start a Quick run.")
     st.stop()
-if history.skipped:
-    st.caption(f"{history.skipped} unreadable lines in the history file were skipped.")
 by_start = {report.started_at: report for report in past}
 if (
     landed is not None

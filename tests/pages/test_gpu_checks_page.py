@@ -253,3 +253,15 @@ def test_a_run_started_in_another_tab_can_be_stopped_here(tmp_path: Path) -> Non
     assert at.button(key=keys.GPU_QUICK).disabled
     at.button(key=keys.GPU_STOP).click().run()
     assert elsewhere.stop_event.is_set()
+
+
+def test_a_deeply_nested_history_line_is_skipped_and_named(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    path = history_path_for(db)
+    append_report(path, synthetic.report(started_at="2026-11-28T09:00:00+00:00"))
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("[" * 100_000 + "]" * 100_000 + "\n")
+    at = page(db, FakeRunner())
+    assert not at.exception
+    assert any("Line 2 of the GPU history" in caption.value for caption in at.caption)
+    assert at.selectbox(key=keys.GPU_HISTORY_PICK).value == "2026-11-28T09:00:00+00:00"
