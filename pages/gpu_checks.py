@@ -98,16 +98,25 @@ if not past:
         st.info("No runs on this device yet: start a Quick run.")
     st.stop()
 by_start = {report.started_at: report for report in past}
+complete = [report.started_at for report in past if not report.stopped]
+if st.session_state.get(keys.GPU_HISTORY_PICK) not in by_start:
+    # Nothing picked yet: the newest complete run, since a stopped one lacks what it did not reach.
+    st.session_state[keys.GPU_HISTORY_PICK] = complete[-1] if complete else past[-1].started_at
 if (
     landed is not None
     and landed.started_at in by_start
-    and st.session_state.get(keys.GPU_LANDED) != (landed.started_at)
+    and st.session_state.get(keys.GPU_LANDED) != landed.started_at
 ):
-    # A run of this session has just landed: show it, whichever run was picked before.
     st.session_state[keys.GPU_LANDED] = landed.started_at
-    st.session_state[keys.GPU_HISTORY_PICK] = landed.started_at
-if st.session_state.get(keys.GPU_HISTORY_PICK) not in by_start:
-    st.session_state.pop(keys.GPU_HISTORY_PICK, None)
+    if not landed.stopped or not complete:
+        # A run of this session has just finished: show it, whichever run was picked before.
+        st.session_state[keys.GPU_HISTORY_PICK] = landed.started_at
+if landed is not None and landed.stopped and st.session_state[keys.GPU_HISTORY_PICK] != landed.started_at:
+    st.info(
+        "The stopped run was saved with what it got through; the last complete run stays shown. "
+        "Pick the stopped one under *Run to show* to see it.",
+        icon=":material/stop_circle:",
+    )
 picked = st.selectbox(
     "Run to show",
     list(reversed(by_start)),

@@ -265,3 +265,39 @@ def test_a_deeply_nested_history_line_is_skipped_and_named(tmp_path: Path) -> No
     assert not at.exception
     assert any("Line 2 of the GPU history" in caption.value for caption in at.caption)
     assert at.selectbox(key=keys.GPU_HISTORY_PICK).value == "2026-11-28T09:00:00+00:00"
+
+
+def _stopped(report: RunReport) -> RunReport:
+    return replace(report, stopped=True, matmul=None, overhead=None, decode=(), fusion=None, elapsed_s=4.2)
+
+
+def test_a_stopped_run_leaves_the_last_complete_run_on_screen(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    append_report(history_path_for(db), synthetic.report(started_at="2026-11-28T09:00:00+00:00"))
+    runner = FakeRunner(report_of=_stopped)
+    at = page(db, runner)
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    assert len(load_history(history_path_for(db)).reports) == 2  # the stopped run is kept
+    assert at.selectbox(key=keys.GPU_HISTORY_PICK).value == "2026-11-28T09:00:00+00:00"
+    assert not any("was stopped after" in w.value for w in at.warning)
+    assert any("last complete run stays shown" in info.value for info in at.info)
+    assert at.metric[5].value == "400 GFLOP/s"  # the complete run's matmul, which the stopped one lacks
+    stopped_at = runner.handles[0].report.started_at
+    at.selectbox(key=keys.GPU_HISTORY_PICK).set_value(stopped_at).run()  # the user picks it
+    assert not at.exception
+    assert any("was stopped after 4.2 s" in w.value for w in at.warning)
+    at.run()  # and it stays picked on the next rerun
+    assert at.selectbox(key=keys.GPU_HISTORY_PICK).value == stopped_at
+
+
+def test_a_fresh_visit_shows_the_newest_complete_run_before_a_newer_stopped_one(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    path = history_path_for(db)
+    append_report(path, synthetic.report(started_at="2026-11-28T09:00:00+00:00"))
+    append_report(path, _stopped(synthetic.report(started_at="2026-11-29T09:00:00+00:00")))
+    at = page(db, FakeRunner())
+    assert not at.exception
+    picker = at.selectbox(key=keys.GPU_HISTORY_PICK)
+    assert picker.options[0].startswith("2026-11-29 09:00:00 UTC · quick · stopped")  # still offered first
+    assert picker.value == "2026-11-28T09:00:00+00:00"
