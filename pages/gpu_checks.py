@@ -50,8 +50,8 @@ titles = {item.id: item.title for item in load_checklist()}
 st.title("GPU checks")
 st.caption(
     "Micro-timings on this machine that back the napkin math: memory bandwidth, the matmul roofline, the "
-    "per-op overhead floor, fusion and the decode batch knee. Quick takes 20–50 s on two CPU cores (the "
-    "longer on a busy machine); Full a few minutes."
+    "per-op overhead floor, fusion and the decode batch knee. Quick takes about 20 s on two CPU cores "
+    "(longer on a busy machine); Full a few minutes."
 )
 device = st.selectbox("Device", runner.available_devices(), key=keys.GPU_DEVICE)
 try:
