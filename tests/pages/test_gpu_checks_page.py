@@ -301,3 +301,15 @@ def test_a_fresh_visit_shows_the_newest_complete_run_before_a_newer_stopped_one(
     picker = at.selectbox(key=keys.GPU_HISTORY_PICK)
     assert picker.options[0].startswith("2026-11-29 09:00:00 UTC · quick · stopped")  # still offered first
     assert picker.value == "2026-11-28T09:00:00+00:00"
+
+
+def test_a_bandwidth_measured_on_a_busy_machine_is_shown_as_a_lower_bound(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", FakeRunner(report_of=synthetic.busy_bandwidth))
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    assert at.metric[4].value == "10 GB/s ⚠"
+    warnings = " ".join(w.value for w in at.warning)
+    assert "The machine was busy; this is a lower bound" in warnings
+    text = " ".join(block.value for block in at.markdown)
+    assert "This device moves 10 GB/s ⚠." in text
+    assert "ratio not trusted" in text  # the ridge's comparison rests on the bandwidth
