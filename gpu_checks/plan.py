@@ -94,7 +94,7 @@ SMOKE = Plan(
     fusion_rounds=2,
 )
 
-#: About 20 s on two CPU cores (17-22 s measured with other work on one of them; each probe's 6 s
+#: About 20 s on two CPU cores (17-27 s measured with other work on up to one of them; each probe's 6 s
 #: budget, overshot by the sample in progress): coarse sweeps, the decode weight capped at 512 MiB.
 QUICK = Plan(
     name="quick",
