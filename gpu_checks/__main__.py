@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     plan = parser.add_mutually_exclusive_group()
     plan.add_argument(
-        "--quick", dest="plan", action="store_const", const="quick", help="20-50 s on two CPU cores (default)"
+        "--quick", dest="plan", action="store_const", const="quick", help="about 20 s on 2 cores (default)"
     )
     plan.add_argument("--full", dest="plan", action="store_const", const="full", help="a few minutes")
     plan.add_argument("--smoke", dest="plan", action="store_const", const="smoke", help="tiny sizes, seconds")

@@ -2,7 +2,8 @@
 
 ``GpuChecksError`` is the base. ``DeviceUnavailableError``, ``MemoryCapError`` and ``PlanError``
 are also ``ValueError`` (the caller asked for something this machine or this plan cannot do);
-``RunInProgressError`` is also a ``RuntimeError`` (another run holds this process's lock). Every
+``RunInProgressError`` is also a ``RuntimeError`` (another run holds this process's lock);
+``UnsafeLockError`` is also a ``PermissionError`` (the lock's folder or file is not this user's alone). Every
 message says what to do instead.
 """
 
@@ -27,3 +28,7 @@ class PlanError(GpuChecksError, ValueError):
 
 class RunInProgressError(GpuChecksError, RuntimeError):
     """Another run already holds this process's run lock; only one run at a time is allowed."""
+
+
+class UnsafeLockError(GpuChecksError, PermissionError):
+    """The device lock's folder or file could be another user's: a link, shared, or owned by someone else."""

@@ -2,8 +2,9 @@
 
 A separate JSON-lines file rather than a table in the progress store: runs are append-only,
 self-describing (each carries its device fingerprint) and never joined with attempts. A line
-that cannot be read (a run cut off mid-write, a byte that is not UTF-8, a newer format) is
-skipped and counted.
+that cannot be read (a run cut off mid-write, a byte that is not UTF-8, a newer format, values
+of the wrong type, brackets nested too deep for the reader) is skipped, and its number kept so
+that the page can name it.
 """
 
 from __future__ import annotations
@@ -20,10 +21,29 @@ SUFFIX = ".gpu_checks.jsonl"
 
 @dataclass(frozen=True)
 class History:
-    """Stored reports, oldest first, and how many lines could not be read."""
+    """Stored reports, oldest first, and the numbers (from 1) of the lines that could not be read."""
 
     reports: tuple[RunReport, ...]
-    skipped: int
+    skipped_lines: tuple[int, ...] = ()
+
+    @property
+    def skipped(self) -> int:
+        """How many lines could not be read."""
+        return len(self.skipped_lines)
+
+    def skipped_note(self, path: Path) -> str:
+        """A sentence naming the lines skipped, for the page ("" when none were)."""
+        lines = self.skipped_lines
+        if not lines:
+            return ""
+        shown = [str(n) for n in lines[:10]] + ([f"{len(lines) - 10} more"] if len(lines) > 10 else [])
+        named = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        one = len(lines) == 1
+        return (
+            f"{'Line' if one else 'Lines'} {named} of the GPU history {path} could not be read (damaged, "
+            f"or from another version) and {'was' if one else 'were'} skipped; the other runs are shown. "
+            f"Delete {'that line' if one else 'those lines'} to silence this note."
+        )
 
     def for_device(self, fingerprint: str) -> tuple[RunReport, ...]:
         """The reports of the device with ``fingerprint``, oldest first."""
@@ -46,15 +66,16 @@ def append_report(path: Path, report: RunReport) -> None:
 def load_history(path: Path) -> History:
     """Every readable report in ``path`` (an empty history when the file does not exist)."""
     if not path.exists():
-        return History(reports=(), skipped=0)
+        return History(reports=())
     reports: list[RunReport] = []
-    skipped = 0
+    skipped: list[int] = []
     # Line by line from bytes: one damaged line (a bad byte, a cut-off write) costs only itself.
-    for raw in path.read_bytes().splitlines():
+    for number, raw in enumerate(path.read_bytes().splitlines(), start=1):
         if not raw.strip():
             continue
         try:
             reports.append(RunReport.from_dict(json.loads(raw.decode("utf-8"))))
-        except (ValueError, KeyError, TypeError, AttributeError):  # UnicodeDecodeError is a ValueError
-            skipped += 1
-    return History(reports=tuple(reports), skipped=skipped)
+        # UnicodeDecodeError is a ValueError; RecursionError: brackets nested past the reader's depth.
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            skipped.append(number)
+    return History(reports=tuple(reports), skipped_lines=tuple(skipped))

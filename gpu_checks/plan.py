@@ -94,8 +94,8 @@ SMOKE = Plan(
     fusion_rounds=2,
 )
 
-#: 20-50 s on two CPU cores (each probe's 6 s budget, overshot by the sample in progress when the
-#: machine is busy): coarse sweeps, the decode weight capped at 512 MiB.
+#: About 20 s on two CPU cores (17-27 s measured with other work on up to one of them; each probe's 6 s
+#: budget, overshot by the sample in progress): coarse sweeps, the decode weight capped at 512 MiB.
 QUICK = Plan(
     name="quick",
     probes=_ALL_PROBES,

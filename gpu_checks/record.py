@@ -3,7 +3,8 @@
 A frozen dataclass that inherits :class:`Record` gets ``to_dict`` (nested dataclasses become
 dicts, tuples become lists, enums their values) and ``from_dict`` (driven by the field type
 hints, so nested results, ``X | None``, ``tuple[X, ...]`` and ``dict[str, X]`` come back typed).
-Keys a reader does not know are ignored, so older readers accept newer files.
+Keys a reader does not know are ignored, so older readers accept newer files; a value of the wrong
+type (text where a number belongs, a list where a name does) raises ``TypeError``.
 """
 
 from __future__ import annotations
@@ -48,8 +49,20 @@ def from_plain(hint: Any, data: Any) -> Any:
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return hint(data)
     if hint is float and data is not None:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            raise TypeError(f"expected a number, got {type(data).__name__}")
         return float(data)
+    if hint in (str, int, bool) and not _is_exactly(hint, data):
+        # A damaged or hand-edited file: refuse the record rather than hand a list to code expecting a name.
+        raise TypeError(f"expected {hint.__name__}, got {type(data).__name__}")
     return data
+
+
+def _is_exactly(hint: type, data: Any) -> bool:
+    """Whether ``data`` is a ``hint`` (a bool is not an int here, nor an int a bool)."""
+    if hint is int:
+        return isinstance(data, int) and not isinstance(data, bool)
+    return isinstance(data, hint)
 
 
 class Record:

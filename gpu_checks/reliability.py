@@ -1,7 +1,8 @@
 """Which figures of a run can be trusted, and why not when they cannot.
 
-A figure is doubtful for one of a few reasons, each with what to do about it: its timings were
-too noisy (other work on the machine), its buffers stayed in the cache (the figure is the cache's,
+A figure is doubtful for one of a few reasons, each with what to do about it: other programs
+kept the CPUs busy while it was measured (a rate is then a lower bound), its timings were too
+noisy, its buffers stayed in the cache (the figure is the cache's,
 not memory's), or a knee fell outside the range swept. :func:`assess` names the doubts of every
 headline figure under a key (``bandwidth``, ``matmul:<dtype>``, ``overhead``, ``overhead-knee``,
 ``decode:<dtype>``, ``decode-knee:<dtype>``, ``fusion``); a comparison lists the keys it rests
@@ -11,9 +12,10 @@ on (:attr:`gpu_checks.report.Comparison.depends`) and inherits their doubts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from gpu_checks.load import BUSY_CPUS
 from gpu_checks.report import RunReport
 from gpu_checks.results import DecodeResult, Sample
 from gpu_checks.table import format_si
@@ -26,6 +28,7 @@ class Reason(StrEnum):
     """Why a figure is not a measurement to rely on."""
 
     NOISY = "too noisy"
+    BUSY = "the machine was busy"
     CACHE = "cache-resident"
     BELOW_RANGE = "knee below the swept range"
     ABOVE_RANGE = "knee above the swept range"
@@ -41,7 +44,9 @@ class Doubt:
 
     def sentence(self) -> str:
         """``Too noisy: <detail>. <Advice>.``"""
-        return f"{self.reason.value.capitalize()}: {self.detail}. {self.advice[0].upper()}{self.advice[1:]}."
+        reason = self.reason.value[0].upper() + self.reason.value[1:]
+        separator = "; " if self.reason is Reason.BUSY else ": "
+        return f"{reason}{separator}{self.detail}. {self.advice[0].upper()}{self.advice[1:]}."
 
 
 Doubts = dict[str, tuple[Doubt, ...]]
@@ -65,6 +70,23 @@ def _noisy(samples: Sequence[Sample], what: str) -> tuple[Doubt, ...]:
     return (Doubt(Reason.NOISY, detail, _IDLE),)
 
 
+def _busy(samples: Sequence[Sample], what: str, *, lower_bound: bool) -> tuple[Doubt, ...]:
+    """A doubt when other programs kept the CPUs busy, on average, while ``samples`` were timed.
+
+    ``lower_bound``: the figure is a rate (bytes or FLOPs per second), which other work can only
+    lower, so the figure stands as a lower bound; otherwise it is a time, which it lengthens.
+    """
+    known = [s.timing.busy_cpus for s in samples if s.timing.busy_cpus is not None]
+    if not known:
+        return ()
+    mean = sum(known) / len(known)
+    if mean < BUSY_CPUS:
+        return ()
+    taken = f"other programs kept {mean:.1f} CPUs busy while {what} was measured"
+    detail = f"this is a lower bound: {taken}" if lower_bound else f"{taken}, so its times may be too long"
+    return (Doubt(Reason.BUSY, detail, _IDLE),)
+
+
 def _cache(detail: str, *, bigger: str) -> Doubt:
     return Doubt(Reason.CACHE, detail, f"free some memory, or run Full ({bigger})")
 
@@ -82,9 +104,15 @@ def _bandwidth(report: RunReport) -> tuple[Doubt, ...]:
                 bigger="larger arrays",
             )
         )
-    plateau = [s for s in result.samples if s.working_set_bytes >= result.plateau_min_bytes]
-    doubts += _noisy(plateau or list(result.samples), "the bandwidth plateau")
-    return tuple(doubts)
+    plateau = [s for s in result.samples if s.working_set_bytes >= result.plateau_min_bytes] or list(
+        result.samples
+    )
+    busy = _busy(plateau, "the bandwidth plateau", lower_bound=True)
+    noisy = _noisy(plateau, "the bandwidth plateau")
+    if noisy and result.statistic == "best" and not busy:
+        # The best repetition of disturbed blocks: the memory can do at least that much.
+        noisy = (replace(noisy[0], detail=noisy[0].detail + "; the best repetition is a lower bound"),)
+    return (*doubts, *busy, *noisy)
 
 
 def _knee_doubts(
@@ -127,6 +155,7 @@ def _decode(decode: DecodeResult, *, llc_bytes: int) -> tuple[tuple[Doubt, ...],
                 bigger="larger weights",
             )
         )
+    timings += _busy(decode.samples, f"the {decode.dtype} decode sweep", lower_bound=False)
     timings += _noisy(decode.samples, f"the {decode.dtype} decode sweep")
     knee = _knee_doubts(
         knee=decode.knee_measured,
@@ -144,11 +173,15 @@ def assess(report: RunReport) -> Doubts:
     if report.matmul:
         for dtype, peak in report.matmul.peak_flops_by_dtype.items():
             best = [s for s in report.matmul.samples if s.label == dtype and s.flops_per_s == peak]
-            doubts[f"matmul:{dtype}"] = _noisy(best, f"the {dtype} matmul peak")
+            doubts[f"matmul:{dtype}"] = _busy(best, f"the {dtype} matmul peak", lower_bound=True) + _noisy(
+                best, f"the {dtype} matmul peak"
+            )
     if report.overhead:
         fit = report.overhead.fit
         flat = sorted(report.overhead.samples, key=lambda s: s.size)[: max(fit.n_flat, 1)]
-        doubts["overhead"] = _noisy(flat, "the overhead floor")
+        doubts["overhead"] = _busy(flat, "the overhead floor", lower_bound=False) + _noisy(
+            flat, "the overhead floor"
+        )
         doubts["overhead-knee"] = doubts["overhead"] + _knee_doubts(
             knee=report.overhead.knee_bytes_measured,
             below_range=fit.below_range,
@@ -161,7 +194,9 @@ def assess(report: RunReport) -> Doubts:
             decode, llc_bytes=report.device.llc_bytes
         )
     if report.fusion:
-        doubts["fusion"] = _noisy(report.fusion.samples, "the fusion ratio")
+        doubts["fusion"] = _busy(report.fusion.samples, "the fusion ratio", lower_bound=False) + _noisy(
+            report.fusion.samples, "the fusion ratio"
+        )
     return doubts
 
 

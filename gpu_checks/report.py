@@ -22,6 +22,7 @@ from gpu_checks.results import (
     OverheadResult,
     Sample,
 )
+from gpu_checks.si import format_si
 from grader import estimator
 from grader.derivation import Step, recording
 
@@ -329,7 +330,7 @@ class RunReport(Record):
                     "s",
                     step_time,
                     first.seconds,
-                    f"reading {decode.weight_bytes / 2**20:,.0f} MiB of weights",
+                    f"reading {format_si(decode.weight_bytes, 'B')} of weights",
                     steps,
                     depends=(f"decode:{decode.dtype}", "bandwidth"),
                 )

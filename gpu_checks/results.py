@@ -41,6 +41,11 @@ class Sample(Record):
         return self.bytes_moved / self.timing.median_s
 
     @property
+    def best_bytes_per_s(self) -> float:
+        """Bandwidth of the fastest block (STREAM's statistic): bytes moved / best time."""
+        return self.bytes_moved / self.timing.best_s
+
+    @property
     def flops_per_s(self) -> float:
         """Achieved FLOP/s: FLOPs / median time."""
         return self.flops / self.timing.median_s
@@ -55,9 +60,11 @@ class Sample(Record):
 class BandwidthResult(Record):
     """Copy and triad over growing arrays; bytes counted as STREAM does (copy 2, triad 3 per element).
 
-    A plateau is the median bandwidth of a kernel's samples whose working set is at least
-    ``plateau_min_bytes``; ``beyond_cache`` is False when no sample got there (memory cap) and the
-    largest sample stood in.
+    A plateau is taken over a kernel's samples whose working set is at least ``plateau_min_bytes``
+    (and, from ``statistic`` "best" on, whose per-call cost ``per_call_cost_s`` is under 5 % of a
+    call): the best repetition of them ("best", as STREAM), or their median (reports saved by
+    earlier versions, "median"). ``beyond_cache`` is False when no sample got there (memory cap)
+    and the largest sample stood in.
     """
 
     samples: tuple[Sample, ...]
@@ -68,6 +75,8 @@ class BandwidthResult(Record):
     beyond_cache: bool
     truncated: bool
     notes: tuple[str, ...] = ()
+    statistic: str = "median"
+    per_call_cost_s: float | None = None
 
     @property
     def mem_bandwidth_bytes_per_s(self) -> float:

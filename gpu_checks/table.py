@@ -8,28 +8,13 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gpu_checks.report import RunReport
 from gpu_checks.results import Sample
-
-_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
-_SUBUNIT_SECONDS = ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns"))
-
-
-def format_si(value: float | None, unit: str) -> str:
-    """``value`` (SI, in ``unit``) with a decimal prefix and 3 significant figures; "n/a" for None."""
-    if value is None or not math.isfinite(value):
-        return "n/a"
-    if unit == "s":
-        scale, name = next(((s, n) for s, n in _SUBUNIT_SECONDS if abs(value) >= s), _SUBUNIT_SECONDS[-1])
-        return f"{value / scale:.3g} {name}"
-    if unit in ("", "FLOP/B"):
-        return f"{value:,.3g}" + (f" {unit}" if unit else "")
-    scale, prefix = next(((s, p) for s, p in _PREFIXES if abs(value) >= s), _PREFIXES[-1])
-    return f"{value / scale:.3g} {prefix}{unit}"
+from gpu_checks.si import format_si
+from progress.export import spreadsheet_safe
 
 
 def _sample_row(probe: str, sample: Sample) -> dict[str, Any]:
@@ -160,11 +145,15 @@ def sample_display_rows(report: RunReport) -> list[dict[str, Any]]:
 
 
 def to_csv(rows: Sequence[Mapping[str, Any]]) -> str:
-    """``rows`` as CSV text with a header (the first row's keys); empty text for no rows."""
+    """``rows`` as CSV text with a header (the first row's keys); empty text for no rows.
+
+    Labels come from the history file, which anything can write to: every text cell that a
+    spreadsheet would run as a formula is escaped the way the attempts export escapes it.
+    """
     if not rows:
         return ""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({name: spreadsheet_safe(value) for name, value in row.items()} for row in rows)
     return buffer.getvalue()

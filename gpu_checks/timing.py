@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gpu_checks.load import BUSY_CPUS, CpuMeter
 from gpu_checks.record import Record
 
 #: A measurement whose interquartile range exceeds this fraction of its median is flagged noisy.
@@ -43,6 +44,18 @@ class Timing(Record):
     number_per_block: int
     median_s: float
     iqr_s: float
+    #: CPUs that other programs kept busy, on average, while the blocks ran (None: not known).
+    busy_cpus: float | None = None
+
+    @property
+    def best_s(self) -> float:
+        """The fastest block's seconds per call: STREAM's statistic (other work only adds time)."""
+        return min(self.times_s)
+
+    @property
+    def busy(self) -> bool:
+        """Whether other programs kept at least :data:`gpu_checks.load.BUSY_CPUS` CPUs busy meanwhile."""
+        return self.busy_cpus is not None and self.busy_cpus >= BUSY_CPUS
 
     @property
     def spread(self) -> float:
@@ -55,7 +68,9 @@ class Timing(Record):
         return self.spread > NOISE_THRESHOLD
 
 
-def timing_from_times(*, times_s: Sequence[float], number_per_block: int = 1) -> Timing:
+def timing_from_times(
+    *, times_s: Sequence[float], number_per_block: int = 1, busy_cpus: float | None = None
+) -> Timing:
     """A :class:`Timing` from per-call times: median and interquartile range (linear quantiles)."""
     if not times_s:
         raise ValueError("a timing needs at least one replicate")
@@ -70,6 +85,7 @@ def timing_from_times(*, times_s: Sequence[float], number_per_block: int = 1) ->
         number_per_block=number_per_block,
         median_s=statistics.median(values),
         iqr_s=iqr,
+        busy_cpus=busy_cpus,
     )
 
 
@@ -94,6 +110,8 @@ def measure(
         raise ProbeStopped
     timer = _stoppable_timer_class()(stmt=stmt, globals=namespace, num_threads=num_threads)
     timer.stop = stop
+    meter = CpuMeter()
+    meter.start()
     first = timer.blocked_autorange(min_run_time=min_run_time_s)
     times = list(first.times)
     # A second autorange can still come back with a single block (its own sizing run counts towards
@@ -104,7 +122,7 @@ def measure(
     while len(times) < MIN_REPLICATES and time.perf_counter() - started < max_run_time_s:
         extra_s = min(max_run_time_s, (MIN_REPLICATES - len(times)) * block_s)
         times += timer.blocked_autorange(min_run_time=extra_s).times
-    return timing_from_times(times_s=times, number_per_block=first.number_per_run)
+    return timing_from_times(times_s=times, number_per_block=first.number_per_run, busy_cpus=meter.stop())
 
 
 @functools.cache

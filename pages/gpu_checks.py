@@ -50,8 +50,8 @@ titles = {item.id: item.title for item in load_checklist()}
 st.title("GPU checks")
 st.caption(
     "Micro-timings on this machine that back the napkin math: memory bandwidth, the matmul roofline, the "
-    "per-op overhead floor, fusion and the decode batch knee. Quick takes 20–50 s on two CPU cores (the "
-    "longer on a busy machine); Full a few minutes."
+    "per-op overhead floor, fusion and the decode batch knee. Quick takes about 20 s on two CPU cores "
+    "(longer on a busy machine); Full a few minutes."
 )
 device = st.selectbox("Device", runner.available_devices(), key=keys.GPU_DEVICE)
 try:
@@ -63,10 +63,13 @@ mine: RunHandle | None = st.session_state.get(keys.GPU_HANDLE)
 # A run started in another tab (even one since closed) shows here too, and can be stopped here.
 current = mine if mine is not None and not mine.done else runner.active()
 running = current is not None
-history = load_history(history_path_for(db_path()))
+history_path = history_path_for(db_path())
+history = load_history(history_path)
 past = history.for_device(info.fingerprint)
 spec = spec_roof(info.preset_id)
 device_card(info, spec.name if spec else None)
+if history.skipped:
+    st.caption(history.skipped_note(history_path))
 
 buttons = st.container(horizontal=True)  # one row, on a phone too (columns stack there)
 if buttons.button("Quick run", key=keys.GPU_QUICK, disabled=running, icon=":material/bolt:"):
@@ -94,19 +97,26 @@ if not past:
     elif not running:
         st.info("No runs on this device yet: start a Quick run.")
     st.stop()
-if history.skipped:
-    st.caption(f"{history.skipped} unreadable lines in the history file were skipped.")
 by_start = {report.started_at: report for report in past}
+complete = [report.started_at for report in past if not report.stopped]
+if st.session_state.get(keys.GPU_HISTORY_PICK) not in by_start:
+    # Nothing picked yet: the newest complete run, since a stopped one lacks what it did not reach.
+    st.session_state[keys.GPU_HISTORY_PICK] = complete[-1] if complete else past[-1].started_at
 if (
     landed is not None
     and landed.started_at in by_start
-    and st.session_state.get(keys.GPU_LANDED) != (landed.started_at)
+    and st.session_state.get(keys.GPU_LANDED) != landed.started_at
 ):
-    # A run of this session has just landed: show it, whichever run was picked before.
     st.session_state[keys.GPU_LANDED] = landed.started_at
-    st.session_state[keys.GPU_HISTORY_PICK] = landed.started_at
-if st.session_state.get(keys.GPU_HISTORY_PICK) not in by_start:
-    st.session_state.pop(keys.GPU_HISTORY_PICK, None)
+    if not landed.stopped or not complete:
+        # A run of this session has just finished: show it, whichever run was picked before.
+        st.session_state[keys.GPU_HISTORY_PICK] = landed.started_at
+if landed is not None and landed.stopped and st.session_state[keys.GPU_HISTORY_PICK] != landed.started_at:
+    st.info(
+        "The stopped run was saved with what it got through; the last complete run stays shown. "
+        "Pick the stopped one under *Run to show* to see it.",
+        icon=":material/stop_circle:",
+    )
 picked = st.selectbox(
     "Run to show",
     list(reversed(by_start)),

@@ -168,3 +168,11 @@ def noisy_bandwidth(base: RunReport) -> RunReport:
         for s in bandwidth.samples
     )
     return replace(base, bandwidth=replace(bandwidth, samples=samples))
+
+
+def busy_bandwidth(base: RunReport, *, busy_cpus: float = 1.0) -> RunReport:
+    """``base`` whose bandwidth samples were timed while other programs kept ``busy_cpus`` CPUs busy."""
+    bandwidth = base.bandwidth
+    assert bandwidth is not None
+    samples = tuple(replace(s, timing=replace(s.timing, busy_cpus=busy_cpus)) for s in bandwidth.samples)
+    return replace(base, bandwidth=replace(bandwidth, samples=samples, statistic="best"))

@@ -10,6 +10,7 @@ from gpu_checks.findings import findings
 from gpu_checks.presets import spec_roof
 from gpu_checks.reliability import Reason, assess, doubts_of
 from gpu_checks.report import RunReport
+from gpu_checks.si import format_si
 from grader import estimator
 from tests.gpu_checks import synthetic
 
@@ -141,3 +142,35 @@ def test_weights_near_the_cache_size_are_doubted_with_the_real_ratio() -> None:
     (doubt,) = assess(replace(base, decode=(decode,)))[f"decode:{decode.dtype}"]
     assert doubt.reason is Reason.CACHE
     assert "the 33.6 MB of weights are only 1.0× the 33.6 MB last-level cache" in doubt.detail
+
+
+def test_the_decode_finding_and_its_comparison_name_the_weights_in_one_unit() -> None:
+    report = synthetic.report()
+    decode = report.primary_decode
+    assert decode is not None
+    size = format_si(decode.weight_bytes, "B")
+    finding = next(f for f in findings(report) if f.check_id == "decode-weight-read")
+    (row,) = [c for c in report.comparisons() if c.check_id == "decode-weight-read"]
+    assert f"over {size} of bfloat16 weights" in finding.text
+    assert row.basis == f"reading {size} of weights"
+    assert "MiB" not in finding.text + row.basis
+
+
+def test_a_bandwidth_measured_on_a_busy_machine_is_a_lower_bound_and_so_is_all_that_rests_on_it() -> None:
+    report = synthetic.busy_bandwidth(synthetic.report())
+    found = {f.check_id: f for f in findings(report)}
+    roofs = found["ops-byte-threshold"]
+    assert "This device moves 10 GB/s ⚠." in roofs.text
+    assert "FLOP/B ⚠ for float32" in roofs.text  # the ridge rests on the bandwidth
+    (doubt,) = [d for d in roofs.doubts if d.reason is Reason.BUSY]
+    assert doubt.sentence().startswith(
+        "The machine was busy; this is a lower bound: other programs kept 1.0 CPUs"
+    )
+    knee = found["decode-batch-threshold"]
+    assert "predicted 40 ⚠" in knee.text  # the predicted knee uses the bandwidth
+    assert any(d.reason is Reason.BUSY for d in knee.doubts)
+
+
+def test_a_quiet_machine_raises_no_busy_doubt() -> None:
+    report = synthetic.busy_bandwidth(synthetic.report(), busy_cpus=0.05)
+    assert not any(d.reason is Reason.BUSY for f in findings(report) for d in f.doubts)

@@ -253,3 +253,63 @@ def test_a_run_started_in_another_tab_can_be_stopped_here(tmp_path: Path) -> Non
     assert at.button(key=keys.GPU_QUICK).disabled
     at.button(key=keys.GPU_STOP).click().run()
     assert elsewhere.stop_event.is_set()
+
+
+def test_a_deeply_nested_history_line_is_skipped_and_named(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    path = history_path_for(db)
+    append_report(path, synthetic.report(started_at="2026-11-28T09:00:00+00:00"))
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("[" * 100_000 + "]" * 100_000 + "\n")
+    at = page(db, FakeRunner())
+    assert not at.exception
+    assert any("Line 2 of the GPU history" in caption.value for caption in at.caption)
+    assert at.selectbox(key=keys.GPU_HISTORY_PICK).value == "2026-11-28T09:00:00+00:00"
+
+
+def _stopped(report: RunReport) -> RunReport:
+    return replace(report, stopped=True, matmul=None, overhead=None, decode=(), fusion=None, elapsed_s=4.2)
+
+
+def test_a_stopped_run_leaves_the_last_complete_run_on_screen(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    append_report(history_path_for(db), synthetic.report(started_at="2026-11-28T09:00:00+00:00"))
+    runner = FakeRunner(report_of=_stopped)
+    at = page(db, runner)
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    assert len(load_history(history_path_for(db)).reports) == 2  # the stopped run is kept
+    assert at.selectbox(key=keys.GPU_HISTORY_PICK).value == "2026-11-28T09:00:00+00:00"
+    assert not any("was stopped after" in w.value for w in at.warning)
+    assert any("last complete run stays shown" in info.value for info in at.info)
+    assert at.metric[5].value == "400 GFLOP/s"  # the complete run's matmul, which the stopped one lacks
+    stopped_at = runner.handles[0].report.started_at
+    at.selectbox(key=keys.GPU_HISTORY_PICK).set_value(stopped_at).run()  # the user picks it
+    assert not at.exception
+    assert any("was stopped after 4.2 s" in w.value for w in at.warning)
+    at.run()  # and it stays picked on the next rerun
+    assert at.selectbox(key=keys.GPU_HISTORY_PICK).value == stopped_at
+
+
+def test_a_fresh_visit_shows_the_newest_complete_run_before_a_newer_stopped_one(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    path = history_path_for(db)
+    append_report(path, synthetic.report(started_at="2026-11-28T09:00:00+00:00"))
+    append_report(path, _stopped(synthetic.report(started_at="2026-11-29T09:00:00+00:00")))
+    at = page(db, FakeRunner())
+    assert not at.exception
+    picker = at.selectbox(key=keys.GPU_HISTORY_PICK)
+    assert picker.options[0].startswith("2026-11-29 09:00:00 UTC · quick · stopped")  # still offered first
+    assert picker.value == "2026-11-28T09:00:00+00:00"
+
+
+def test_a_bandwidth_measured_on_a_busy_machine_is_shown_as_a_lower_bound(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", FakeRunner(report_of=synthetic.busy_bandwidth))
+    at.button(key=keys.GPU_QUICK).click().run()
+    assert not at.exception
+    assert at.metric[4].value == "10 GB/s ⚠"
+    warnings = " ".join(w.value for w in at.warning)
+    assert "The machine was busy; this is a lower bound" in warnings
+    text = " ".join(block.value for block in at.markdown)
+    assert "This device moves 10 GB/s ⚠." in text
+    assert "ratio not trusted" in text  # the ridge's comparison rests on the bandwidth
