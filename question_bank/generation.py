@@ -22,6 +22,7 @@ from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance
 from question_bank.answer_extras import numeric_fields, other_gpu_slips, rebound_value, tolerance_note
 from question_bank.answers import Answer
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
+from question_bank.convention_readings import convention_accepted
 from question_bank.errors import GenerationError
 from question_bank.params import (
     CallParam,
@@ -42,6 +43,13 @@ MAX_DRAWS = 200
 
 def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = None) -> Problem:
     """The problem ``template`` makes for ``seed``; ``catalog`` defaults to the shipped presets."""
+    return generate_drawn(template, seed, catalog=catalog)[0]
+
+
+def generate_drawn(
+    template: Template, seed: int, *, catalog: PresetCatalog | None = None
+) -> tuple[Problem, dict[str, Any]]:
+    """:func:`generate`, with the values drawn (presets as objects, derived params worked out) by name."""
     catalog = catalog or shipped_catalog()
     rng = random.Random(f"{template.id}/{seed}")
     with recording() as steps:
@@ -53,6 +61,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         assert answer is not None
         tolerance = template.answer.tolerance.to_tolerance()
         extras = numeric_fields(template.answer, values, answer, steps)
+        extras["accepted"] += convention_accepted(template, values, answer, extras["accepted"])
         accepted = [answer, *(other.value for other in extras["accepted"])]
         fields.update(
             answer=answer,
@@ -98,7 +107,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         fields["slips"] = tuple(
             SlipValue(s.name, s.value, render(s.diagnosis, value_of)) for s in fields["slips"]
         )
-    return Problem(
+    problem = Problem(
         template_id=template.id,
         checklist_item=template.checklist,
         kind=Kind(template.kind),
@@ -112,6 +121,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         topics=tuple(template.topics),
         **fields,
     )
+    return problem, values
 
 
 # --- drawing -----------------------------------------------------------------------------------
@@ -125,12 +135,17 @@ def draw_values(template: Template, seed: int, *, catalog: PresetCatalog | None 
     return values
 
 
-def derived_values(template: Template, values: Mapping[str, Any]) -> dict[str, Any]:
-    """``values`` with every derived (``call``) param worked out again, in order, from the others."""
+def derived_values(
+    template: Template, values: Mapping[str, Any], *, only: frozenset[str] | None = None
+) -> dict[str, Any]:
+    """``values`` with every derived (``call``) param worked out again, in order, from the others.
+
+    ``only``: just these derived params (the others keep their values), e.g. what the answer rests on.
+    """
     out = dict(values)
     with recording():
         for name, spec in template.params.items():
-            if isinstance(spec, CallParam):
+            if isinstance(spec, CallParam) and (only is None or name in only):
                 out[name] = FUNCTIONS[spec.call](**_bind(spec.with_, out))
     return out
 

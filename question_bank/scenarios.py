@@ -207,6 +207,17 @@ def _setup_text(scenario: ScenarioTemplate, values: dict[str, Any]) -> str:
     return render(scenario.prompt, value_of)
 
 
+def scenario_values(
+    scenario: ScenarioTemplate, seed: int, *, catalog: PresetCatalog | None = None
+) -> dict[str, Any]:
+    """The values every step of (scenario, seed) draws: its params and every step's results, by name."""
+    # Every view draws the same values; the scenario's params with every step's results hold them all.
+    everything = step_view(scenario, 0).model_copy(
+        update={"params": {**scenario.params, **step_results(scenario, len(scenario.steps))}}
+    )
+    return draw_values(everything, seed, catalog=catalog)
+
+
 def generate_scenario(
     scenario: ScenarioTemplate, seed: int, *, catalog: PresetCatalog | None = None
 ) -> ScenarioProblem:
@@ -215,11 +226,7 @@ def generate_scenario(
     shown: dict[str, Any] = {}
     steps: list[StepProblem] = []
     full: list[tuple[Step, ...]] = []  # each step's derivation before earlier steps are folded in
-    # Every view draws the same values; the scenario's params with every step's results hold them all.
-    everything = step_view(scenario, 0).model_copy(
-        update={"params": {**scenario.params, **step_results(scenario, len(scenario.steps))}}
-    )
-    values = draw_values(everything, seed, catalog=catalog)
+    values = scenario_values(scenario, seed, catalog=catalog)
     setup = _setup_text(scenario, values)
     for index in range(len(scenario.steps)):
         problem: Problem = generate(step_view(scenario, index), seed, catalog=catalog)

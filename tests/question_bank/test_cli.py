@@ -47,6 +47,7 @@ def _capacity(*, model: str, gpu: str) -> str:
       call: kv_capacity_tokens
       with: {{memory_bytes: gpu.memory_bytes, weight_bytes: weights, kv_bytes_per_token: 1000}}
       unit: tokens
+      whole: true
     explanation: What is left after the weights.
     references: [kipply]
 """
