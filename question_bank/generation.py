@@ -24,6 +24,7 @@ from question_bank.answers import Answer
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
 from question_bank.convention_readings import convention_accepted
 from question_bank.errors import GenerationError
+from question_bank.margins import margin_requirements
 from question_bank.params import (
     CallParam,
     ChoiceParam,
@@ -186,6 +187,7 @@ def _draw_until_valid(
     template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     shown_steps = derivation_params(template)
+    requirements = [*template.require, *margin_requirements(template)]
     for _ in range(MAX_DRAWS):
         steps.clear()  # only the accepted draw's derived values belong in the derivation
         values: dict[str, Any] = {}
@@ -196,7 +198,7 @@ def _draw_until_valid(
                     values[name], shown[name] = _draw(spec, values, rng, catalog)
             else:
                 values[name], shown[name] = _draw(spec, values, rng, catalog)
-        if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in template.require):
+        if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in requirements):
             return values, shown
     raise GenerationError(f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list")
 

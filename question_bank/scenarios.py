@@ -20,6 +20,7 @@ from grader.problem import Kind, Problem
 from grader.units import base_units, format_quantity, unit_symbol
 from question_bank.catalog import PresetCatalog
 from question_bank.generation import draw_values, generate, resolve
+from question_bank.margins import scenario_margin_requirements
 from question_bank.params import CallParam
 from question_bank.rendering import Placeholder, format_value, render
 from question_bank.templates import (
@@ -55,14 +56,18 @@ def step_results(scenario: ScenarioTemplate, index: int) -> dict[str, CallParam]
 def step_view(scenario: ScenarioTemplate, index: int) -> Template:
     """Step ``index`` (0-based) as an ordinary template on the scenario's params and earlier results."""
     step = scenario.steps[index]
+    margins = scenario_margin_requirements(scenario)
+    # A computed choice's margin is met by the scenario's one draw, so every view checks every margin:
+    # it works out the later steps' results too (derived params draw nothing, so the draw is the same).
+    results = step_results(scenario, len(scenario.steps) if margins else index)
     common: dict[str, Any] = {
         "id": scenario.id,
         "checklist": step.checklist,
         "difficulty": scenario.difficulty,
         "title": step.title,
         "prompt": step.prompt,
-        "params": {**scenario.params, **step_results(scenario, index), **step.params},
-        "require": list(scenario.require),
+        "params": {**scenario.params, **results, **step.params},
+        "require": [*scenario.require, *margins],
         "references": list(step.references),
     }
     if isinstance(step, NumericStep):
