@@ -23,6 +23,7 @@ from question_bank.answer_extras import numeric_fields, other_gpu_slips, rebound
 from question_bank.answers import Answer
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
 from question_bank.convention_readings import convention_accepted
+from question_bank.draw_rules import draw_issue, rules_of
 from question_bank.errors import GenerationError
 from question_bank.margins import margin_requirements
 from question_bank.params import (
@@ -188,6 +189,8 @@ def _draw_until_valid(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     shown_steps = derivation_params(template)
     requirements = [*template.require, *margin_requirements(template)]
+    rules = rules_of(template)
+    broken = None
     for _ in range(MAX_DRAWS):
         steps.clear()  # only the accepted draw's derived values belong in the derivation
         values: dict[str, Any] = {}
@@ -199,8 +202,13 @@ def _draw_until_valid(
             else:
                 values[name], shown[name] = _draw(spec, values, rng, catalog)
         if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in requirements):
-            return values, shown
-    raise GenerationError(f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list")
+            broken = draw_issue(rules, values)
+            if broken is None:
+                return values, shown
+    why = f" (the last one drawn: {broken})" if broken else ""
+    raise GenerationError(
+        f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list and the draw rules{why}"
+    )
 
 
 def _draw(

@@ -40,6 +40,8 @@ _HINTS: dict[str, str] = {
     "for NVLink 3 (600 GB/s bidirectional), or leave the key out",
     "interconnect": "the link's name, e.g. NVLink 3 (12 links) or PCIe Gen4 x16",
     "kind": "gpu or tpu",
+    "bf16": "false for a part without bf16 (V100, T4: fp16 only), or leave the key out",
+    "peak_verified": "false when no datasheet gives the dense peak, or leave the key out",
     "sources": "a list of citations: title and <URL>, or repo:path",
     "n_params": "the total parameter count computed from the config, as an integer",
     "n_active_params": "parameters used per token (mixture-of-experts models only)",
@@ -85,6 +87,10 @@ class Accelerator(_Preset):
     #: Bytes/s one chip sends to its peers while receiving as much (one direction of the link).
     interconnect_bandwidth: float | None = Field(default=None, ge=1e9, le=1e13)
     interconnect: str | None = Field(default=None, min_length=1)
+    #: Whether the part computes in bf16 (V100 and T4 have fp16 tensor cores only).
+    bf16: bool = True
+    #: Whether the dense peak comes from the vendor's datasheet; an unverified one stays out of compute.
+    peak_verified: bool = True
 
     @model_validator(mode="after")
     def _peaks_ordered(self) -> Accelerator:

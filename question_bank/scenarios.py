@@ -56,10 +56,10 @@ def step_results(scenario: ScenarioTemplate, index: int) -> dict[str, CallParam]
 def step_view(scenario: ScenarioTemplate, index: int) -> Template:
     """Step ``index`` (0-based) as an ordinary template on the scenario's params and earlier results."""
     step = scenario.steps[index]
+    # The scenario's one draw meets every computed choice's margin and every draw rule, so every view
+    # checks them all: it works out the later steps' results too (derived params draw nothing).
     margins = scenario_margin_requirements(scenario)
-    # A computed choice's margin is met by the scenario's one draw, so every view checks every margin:
-    # it works out the later steps' results too (derived params draw nothing, so the draw is the same).
-    results = step_results(scenario, len(scenario.steps) if margins else index)
+    results = step_results(scenario, len(scenario.steps))
     common: dict[str, Any] = {
         "id": scenario.id,
         "checklist": step.checklist,
