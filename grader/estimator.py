@@ -86,6 +86,7 @@ from grader.rooflines import (
     arithmetic_intensity_elementwise,
     arithmetic_intensity_matmul,
     attainable_flops,
+    attainable_flops_other_roof,
     compute_time,
     elementwise_chain_bytes,
     flops_in_duration,
@@ -94,6 +95,7 @@ from grader.rooflines import (
     overhead_knee_bytes,
     ridge_point,
     roofline_time,
+    roofline_time_other_regime,
 )
 from grader.sizes import (
     DTYPE_BYTES,
@@ -123,6 +125,7 @@ __all__ = [
     "arithmetic_intensity_elementwise",
     "arithmetic_intensity_matmul",
     "attainable_flops",
+    "attainable_flops_other_roof",
     "attention_flops_per_token",
     "attention_hbm_bytes",
     "attention_parity_context",
@@ -170,6 +173,7 @@ __all__ = [
     "request_latency",
     "ridge_point",
     "roofline_time",
+    "roofline_time_other_regime",
     "speculative_speedup",
     "speculative_tokens_per_step",
     "speculative_tokens_without_chain",
@@ -255,6 +259,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         # Slip variants: what a candidate who makes the slip a question tests computes.
         experts_touched_without_overlap,
         speculative_tokens_without_chain,
+        roofline_time_other_regime,
+        attainable_flops_other_roof,
         # Conventions a question accepts beside its own (see grader.conventions).
         params_read_per_decode_step,
         binary_capacity_bytes,

@@ -32,12 +32,15 @@ def experts_touched(*, n_experts: int, n_experts_active: int, batch_size: int) -
 
 
 def experts_touched_without_overlap(*, n_experts: int, n_experts_active: int, batch_size: int) -> float:
-    """The slip variant of :func:`experts_touched`: min(B · k, E), as if no two tokens shared an expert."""
+    """The slip variant of :func:`experts_touched`: B · k, as if no two tokens shared an expert.
+
+    Uncapped, as the slip is made: past B · k = E it names more experts than the layer has.
+    """
     return step(
         "Experts touched per layer, no two tokens sharing one",
-        "min(batch · k, E)",
-        f"min({num(batch_size)} · {num(n_experts_active)}, {num(n_experts)})",
-        float(min(batch_size * n_experts_active, n_experts)),
+        "batch · k",
+        f"{num(batch_size)} · {num(n_experts_active)}",
+        float(batch_size * n_experts_active),
         "",
     )
 

@@ -37,25 +37,33 @@ from question_bank.params import (
     PresetParam,
 )
 from question_bank.rendering import Placeholder, format_value, render
+from question_bank.slip_rule import slip_inside
 from question_bank.templates import ChoiceTemplate, NumericTemplate, RecallTemplate, Template
 
 #: How many times the parameters are drawn again when a draw breaks the template's ``require`` list.
 MAX_DRAWS = 200
 
 
-def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = None) -> Problem:
-    """The problem ``template`` makes for ``seed``; ``catalog`` defaults to the shipped presets."""
-    return generate_drawn(template, seed, catalog=catalog)[0]
+def generate(
+    template: Template, seed: int, *, catalog: PresetCatalog | None = None, slips_apart: bool = True
+) -> Problem:
+    """The problem ``template`` makes for ``seed``; ``catalog`` defaults to the shipped presets.
+
+    ``slips_apart``: a draw in which a declared slip lands inside the answer's band is drawn again
+    (see :func:`question_bank.slip_rule.slip_inside`). A scenario's step views share one draw, so they
+    leave it to the scenario's own checks.
+    """
+    return generate_drawn(template, seed, catalog=catalog, slips_apart=slips_apart)[0]
 
 
 def generate_drawn(
-    template: Template, seed: int, *, catalog: PresetCatalog | None = None
+    template: Template, seed: int, *, catalog: PresetCatalog | None = None, slips_apart: bool = True
 ) -> tuple[Problem, dict[str, Any]]:
     """:func:`generate`, with the values drawn (presets as objects, derived params worked out) by name."""
     catalog = catalog or shipped_catalog()
     rng = random.Random(f"{template.id}/{seed}")
     with recording() as steps:
-        values, shown = _draw_until_valid(template, rng, catalog, steps)
+        values, shown = _draw_until_valid(template, rng, catalog, steps, slips_apart=slips_apart)
         answer = _call(template.answer, values) if isinstance(template, NumericTemplate) else None
     scenario_text = ""
     fields: dict[str, Any] = {}
@@ -129,11 +137,15 @@ def generate_drawn(
 # --- drawing -----------------------------------------------------------------------------------
 
 
-def draw_values(template: Template, seed: int, *, catalog: PresetCatalog | None = None) -> dict[str, Any]:
+def draw_values(
+    template: Template, seed: int, *, catalog: PresetCatalog | None = None, slips_apart: bool = True
+) -> dict[str, Any]:
     """The values ``generate`` draws for (template, seed), by param name; nothing is recorded."""
     rng = random.Random(f"{template.id}/{seed}")
     with recording():
-        values, _ = _draw_until_valid(template, rng, catalog or shipped_catalog(), [])
+        values, _ = _draw_until_valid(
+            template, rng, catalog or shipped_catalog(), [], slips_apart=slips_apart
+        )
     return values
 
 
@@ -185,7 +197,7 @@ def _flat(arguments: Iterable[Any]) -> list[Any]:
 
 
 def _draw_until_valid(
-    template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any]
+    template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any], *, slips_apart: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     shown_steps = derivation_params(template)
     requirements = [*template.require, *margin_requirements(template)]
@@ -203,6 +215,8 @@ def _draw_until_valid(
                 values[name], shown[name] = _draw(spec, values, rng, catalog)
         if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in requirements):
             broken = draw_issue(rules, values)
+            if broken is None and slips_apart:
+                broken = slip_inside(template, values)
             if broken is None:
                 return values, shown
     why = f" (the last one drawn: {broken})" if broken else ""

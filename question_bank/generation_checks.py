@@ -33,6 +33,7 @@ from question_bank.generation import generate, generate_drawn
 from question_bank.issue_lines import field_line
 from question_bank.rubric_check import explanation_issue
 from question_bank.scenarios import ScenarioProblem, generate_scenario, scenario_values, step_view
+from question_bank.slip_checks import SlipShares
 from question_bank.templates import ScenarioTemplate, Template
 
 _T = TypeVar("_T")
@@ -142,7 +143,12 @@ def _template_failure(template: Template, seeds: Sequence[int]) -> _Found:
 
 
 def _scenario_failure(scenario: ScenarioTemplate, seeds: Sequence[int]) -> _Found:
-    """The first failing step of the first failing seed of ``scenario``, as (field, message, fix)."""
+    """The first failing step of the first failing seed of ``scenario``, as (field, message, fix).
+
+    Then the first declared slip of a step that lies inside the step's band in more than
+    :data:`question_bank.slip_checks.INSIDE_SHARE` of the draws.
+    """
+    inside = SlipShares(scenario)
     for seed in seeds:
         try:
             steps = generate_scenario(scenario, seed).steps
@@ -156,10 +162,11 @@ def _scenario_failure(scenario: ScenarioTemplate, seeds: Sequence[int]) -> _Foun
                 or (explanation_issue(step) if seed == RUBRIC_SEED else None)
                 or reading_issue(step_view(scenario, index), values, step)
             )
+            inside.count(index, values, step)
             if found is not None:
                 field = f"steps.{index}." + ("key_points" if step.kind is Kind.RECALL else "answer")
                 return field, f"seed {seed}: step {step.step}: {found[0]}", found[1]
-    return None
+    return inside.issue(len(seeds))
 
 
 def sweep_issues(bank: Bank, *, shipped_seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIssue]:

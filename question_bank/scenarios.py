@@ -220,7 +220,7 @@ def scenario_values(
     everything = step_view(scenario, 0).model_copy(
         update={"params": {**scenario.params, **step_results(scenario, len(scenario.steps))}}
     )
-    return draw_values(everything, seed, catalog=catalog)
+    return draw_values(everything, seed, catalog=catalog, slips_apart=False)
 
 
 def generate_scenario(
@@ -234,7 +234,7 @@ def generate_scenario(
     values = scenario_values(scenario, seed, catalog=catalog)
     setup = _setup_text(scenario, values)
     for index in range(len(scenario.steps)):
-        problem: Problem = generate(step_view(scenario, index), seed, catalog=catalog)
+        problem: Problem = generate(step_view(scenario, index), seed, catalog=catalog, slips_apart=False)
         if not shown:
             shown = {name: problem.params[name] for name in scenario.params}
         fields = {f.name: getattr(problem, f.name) for f in dataclass_fields(problem)}
