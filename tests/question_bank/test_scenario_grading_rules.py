@@ -72,3 +72,24 @@ def test_the_slip_the_question_is_about_is_named(bank, template_id: str, slip: s
         verdict = grade(problem, format_quantity(found.value, problem.unit))
         assert not verdict.correct and verdict.diagnosis == slip
     assert named
+
+
+def test_a_wrong_kv_split_is_charged_once_in_the_tensor_parallel_scenario(bank) -> None:  # type: ignore[no-untyped-def]
+    from grader.follow_through import grade_chain
+
+    steps = generate_scenario(bank.scenario("scenario-tp-serving"), 0).steps
+    weights, kv_token, _, batch = steps[0], steps[1], steps[2], steps[3]
+    assert weights.answer and kv_token.answer and batch.answer
+    wrong_kv = kv_token.answer * 2  # the per-GPU share taken twice too big
+    per_sequence = wrong_kv * float(batch.params["context"])
+    carried = math.floor(
+        (float(batch.dependency.calls[-1].arguments["memory_bytes"]) - weights.answer) / per_sequence
+    )  # type: ignore[union-attr]
+    responses = {
+        1: format_quantity(weights.answer, weights.unit),
+        2: format_quantity(wrong_kv, kv_token.unit),
+        4: str(carried),
+    }
+    report = grade_chain(steps, responses)
+    assert [v.correct for v in report.verdicts] == [True, False, True]
+    assert "carried forward" in report.verdicts[-1].verdict.message
