@@ -55,8 +55,24 @@ def _calls(template: Template) -> Iterator[Mapping[str, Any]]:
         yield template.answer.with_
 
 
+#: Rules by the template object they were read from (kept, so its id is not reused).
+_RULES: dict[int, tuple[Template, DrawRules]] = {}
+_RULES_LIMIT = 4096
+
+
 def rules_of(template: Template) -> DrawRules:
     """The rules ``template``'s draws are held to."""
+    held = _RULES.get(id(template))
+    if held is not None and held[0] is template:
+        return held[1]
+    if len(_RULES) >= _RULES_LIMIT:
+        _RULES.clear()
+    rules = _read_rules(template)
+    _RULES[id(template)] = (template, rules)
+    return rules
+
+
+def _read_rules(template: Template) -> DrawRules:
     presets = {n: s.preset for n, s in template.params.items() if isinstance(s, PresetParam)}
     models = tuple(n for n, kind in presets.items() if kind == "models")
     hardware = tuple(n for n, kind in presets.items() if kind == "hardware")

@@ -53,8 +53,25 @@ def step_results(scenario: ScenarioTemplate, index: int) -> dict[str, CallParam]
     return results
 
 
+#: Step views by the scenario object they were built from (kept, so its id is not reused): generation
+#: builds every view of a scenario for every seed, and the views never change.
+_VIEWS: dict[int, tuple[ScenarioTemplate, dict[int, Template]]] = {}
+_VIEWS_LIMIT = 512
+
+
 def step_view(scenario: ScenarioTemplate, index: int) -> Template:
     """Step ``index`` (0-based) as an ordinary template on the scenario's params and earlier results."""
+    held = _VIEWS.get(id(scenario))
+    if held is None or held[0] is not scenario:
+        if len(_VIEWS) >= _VIEWS_LIMIT:
+            _VIEWS.clear()
+        held = _VIEWS[id(scenario)] = (scenario, {})
+    if index not in held[1]:
+        held[1][index] = _build_view(scenario, index)
+    return held[1][index]
+
+
+def _build_view(scenario: ScenarioTemplate, index: int) -> Template:
     step = scenario.steps[index]
     # The scenario's one draw meets every computed choice's margin and every draw rule, so every view
     # checks them all: it works out the later steps' results too (derived params draw nothing).
