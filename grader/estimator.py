@@ -110,6 +110,7 @@ from grader.sizes import (
 )
 from grader.speculative import (
     speculative_speedup,
+    speculative_speedup_from_tokens,
     speculative_tokens_per_step,
     speculative_tokens_without_chain,
 )
@@ -175,6 +176,7 @@ __all__ = [
     "roofline_time",
     "roofline_time_other_regime",
     "speculative_speedup",
+    "speculative_speedup_from_tokens",
     "speculative_tokens_per_step",
     "speculative_tokens_without_chain",
     "tensor_parallel_comm_time",
@@ -245,6 +247,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         moe_decode_step_time,
         speculative_tokens_per_step,
         speculative_speedup,
+        speculative_speedup_from_tokens,
         attention_hbm_bytes,
         attention_scores_bytes,
         contiguous_kv_reserved_bytes,

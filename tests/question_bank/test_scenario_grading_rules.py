@@ -93,3 +93,21 @@ def test_a_wrong_kv_split_is_charged_once_in_the_tensor_parallel_scenario(bank) 
     report = grade_chain(steps, responses)
     assert [v.correct for v in report.verdicts] == [True, False, True]
     assert "carried forward" in report.verdicts[-1].verdict.message
+
+
+def test_the_speculative_speed_up_builds_on_the_users_tokens_per_step(bank) -> None:  # type: ignore[no-untyped-def]
+    from grader.follow_through import grade_chain
+
+    steps = generate_scenario(bank.scenario("scenario-speculative-decoding"), 0).steps
+    numbers = {step.step_id: step for step in steps}
+    tokens, speedup = numbers["tokens_per_step"], numbers["speedup"]
+    assert tokens.answer and speedup.answer and speedup.dependency is not None
+    wrong_tokens = tokens.answer * 1.3
+    cost = tokens.answer / speedup.answer  # k · c + 1 of this draw
+    responses = {
+        tokens.step: format_quantity(wrong_tokens, ""),
+        speedup.step: format_quantity(wrong_tokens / cost, ""),
+    }
+    report = grade_chain(steps, responses)
+    assert [v.correct for v in report.verdicts] == [False, True]
+    assert "carried forward" in report.verdicts[-1].verdict.message
