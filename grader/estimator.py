@@ -55,6 +55,7 @@ from grader.latency import (
 )
 from grader.moe import (
     experts_touched,
+    experts_touched_without_overlap,
     moe_decode_step_time,
     moe_decode_weight_bytes,
 )
@@ -85,6 +86,7 @@ from grader.rooflines import (
     arithmetic_intensity_elementwise,
     arithmetic_intensity_matmul,
     attainable_flops,
+    attainable_flops_other_roof,
     compute_time,
     elementwise_chain_bytes,
     flops_in_duration,
@@ -93,6 +95,7 @@ from grader.rooflines import (
     overhead_knee_bytes,
     ridge_point,
     roofline_time,
+    roofline_time_other_regime,
 )
 from grader.sizes import (
     DTYPE_BYTES,
@@ -107,12 +110,15 @@ from grader.sizes import (
 )
 from grader.speculative import (
     speculative_speedup,
+    speculative_speedup_from_tokens,
     speculative_tokens_per_step,
+    speculative_tokens_without_chain,
 )
 
 __all__ = [
     "DTYPE_BYTES",
     "FUNCTIONS",
+    "WHOLE_COUNTS",
     "activation_bytes_per_layer",
     "active_params",
     "allreduce_time",
@@ -120,6 +126,7 @@ __all__ = [
     "arithmetic_intensity_elementwise",
     "arithmetic_intensity_matmul",
     "attainable_flops",
+    "attainable_flops_other_roof",
     "attention_flops_per_token",
     "attention_hbm_bytes",
     "attention_parity_context",
@@ -136,6 +143,7 @@ __all__ = [
     "dtype_bytes",
     "elementwise_chain_bytes",
     "experts_touched",
+    "experts_touched_without_overlap",
     "flops_in_duration",
     "flops_per_token",
     "generation_time",
@@ -166,8 +174,11 @@ __all__ = [
     "request_latency",
     "ridge_point",
     "roofline_time",
+    "roofline_time_other_regime",
     "speculative_speedup",
+    "speculative_speedup_from_tokens",
     "speculative_tokens_per_step",
+    "speculative_tokens_without_chain",
     "tensor_parallel_comm_time",
     "tensor_parallel_decode_step_time",
     "tensor_parallel_kv_capacity_tokens",
@@ -236,6 +247,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         moe_decode_step_time,
         speculative_tokens_per_step,
         speculative_speedup,
+        speculative_speedup_from_tokens,
         attention_hbm_bytes,
         attention_scores_bytes,
         contiguous_kv_reserved_bytes,
@@ -247,8 +259,27 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         paged_kv_extra_requests,
         max_batch_at_context,
         quantization_decode_speedup,
+        # Slip variants: what a candidate who makes the slip a question tests computes.
+        experts_touched_without_overlap,
+        speculative_tokens_without_chain,
+        roofline_time_other_regime,
+        attainable_flops_other_roof,
         # Conventions a question accepts beside its own (see grader.conventions).
         params_read_per_decode_step,
         binary_capacity_bytes,
     )
 }
+
+#: The functions whose result is a count of whole things (they round down): a question asking one takes
+#: the whole-count rule (``whole: true``), in a scenario step as in a single problem.
+WHOLE_COUNTS = frozenset(
+    fn.__name__
+    for fn in (
+        kv_capacity_tokens,
+        max_batch_size,
+        max_batch_at_context,
+        tensor_parallel_kv_capacity_tokens,
+        contiguous_kv_requests_fit,
+        paged_kv_requests_fit,
+    )
+)

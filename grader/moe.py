@@ -31,6 +31,20 @@ def experts_touched(*, n_experts: int, n_experts_active: int, batch_size: int) -
     )
 
 
+def experts_touched_without_overlap(*, n_experts: int, n_experts_active: int, batch_size: int) -> float:
+    """The slip variant of :func:`experts_touched`: B · k, as if no two tokens shared an expert.
+
+    Uncapped, as the slip is made: past B · k = E it names more experts than the layer has.
+    """
+    return step(
+        "Experts touched per layer, no two tokens sharing one",
+        "batch · k",
+        f"{num(batch_size)} · {num(n_experts_active)}",
+        float(batch_size * n_experts_active),
+        "",
+    )
+
+
 def moe_decode_weight_bytes(
     *,
     n_params: float,

@@ -189,6 +189,26 @@ def roofline_time(
     )
 
 
+def roofline_time_other_regime(
+    *, flops: float, n_bytes: float, peak_flops: float, mem_bandwidth: float, overhead_s: float = 0.0
+) -> float:
+    """The slip variant of :func:`roofline_time`: its second largest term (a regime that does not bind)."""
+    t_compute = compute_time(flops=flops, peak_flops=peak_flops)
+    t_memory = memory_time(n_bytes=n_bytes, mem_bandwidth=mem_bandwidth)
+    terms = sorted((overhead_s, t_compute, t_memory))
+    return step("Op time of the regime that does not bind", "second largest term", "", terms[-2], "s")
+
+
+def attainable_flops_other_roof(
+    *, arithmetic_intensity: float, peak_flops: float, mem_bandwidth: float
+) -> float:
+    """The slip variant of :func:`attainable_flops`: the roof that does not bind (the larger one)."""
+    value = max(peak_flops, arithmetic_intensity * mem_bandwidth)
+    return step(
+        "Attainable FLOP/s on the other roof", "max(peak, intensity · bandwidth)", "", value, "FLOP/s"
+    )
+
+
 def flops_in_duration(*, duration_s: float, peak_flops: float) -> float:
     """FLOPs the chip could do at peak in ``duration_s`` seconds: duration · peak FLOP/s.
 

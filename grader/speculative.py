@@ -31,6 +31,17 @@ def speculative_tokens_per_step(*, acceptance_rate: float, n_draft: int) -> floa
     )
 
 
+def speculative_tokens_without_chain(*, acceptance_rate: float, n_draft: int) -> float:
+    """The slip variant of :func:`speculative_tokens_per_step`: 1 + k · α, as if a rejection ended nothing."""
+    return step(
+        "Tokens per target step, each draft judged alone",
+        "1 + k · α",
+        f"1 + {num(n_draft)} · {num(acceptance_rate)}",
+        1 + n_draft * acceptance_rate,
+        "",
+    )
+
+
 def speculative_speedup(*, acceptance_rate: float, n_draft: int, draft_cost_ratio: float) -> float:
     """Wall-clock speed-up over plain decoding: tokens per step / (k · c + 1).
 
@@ -41,6 +52,20 @@ def speculative_speedup(*, acceptance_rate: float, n_draft: int, draft_cost_rati
     while decode is bandwidth-bound (batch well under the critical batch).
     """
     tokens = speculative_tokens_per_step(acceptance_rate=acceptance_rate, n_draft=n_draft)
+    return speculative_speedup_from_tokens(
+        tokens_per_step=tokens, n_draft=n_draft, draft_cost_ratio=draft_cost_ratio
+    )
+
+
+def speculative_speedup_from_tokens(
+    *, tokens_per_step: float, n_draft: int, draft_cost_ratio: float
+) -> float:
+    """:func:`speculative_speedup` from the tokens per target step already worked out: tokens / (k · c + 1).
+
+    What a scenario step that builds on an earlier "tokens per step" calls, so the earlier answer is
+    carried forward.
+    """
+    tokens = tokens_per_step
     cost = step(
         "Cost of a speculative step (in target steps)",
         "k · c + 1",

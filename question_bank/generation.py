@@ -22,7 +22,10 @@ from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance
 from question_bank.answer_extras import numeric_fields, other_gpu_slips, rebound_value, tolerance_note
 from question_bank.answers import Answer
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
+from question_bank.convention_readings import convention_accepted
+from question_bank.draw_rules import draw_issue, rules_of
 from question_bank.errors import GenerationError
+from question_bank.margins import margin_requirements
 from question_bank.params import (
     CallParam,
     ChoiceParam,
@@ -34,18 +37,33 @@ from question_bank.params import (
     PresetParam,
 )
 from question_bank.rendering import Placeholder, format_value, render
+from question_bank.slip_rule import slip_inside
 from question_bank.templates import ChoiceTemplate, NumericTemplate, RecallTemplate, Template
 
 #: How many times the parameters are drawn again when a draw breaks the template's ``require`` list.
 MAX_DRAWS = 200
 
 
-def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = None) -> Problem:
-    """The problem ``template`` makes for ``seed``; ``catalog`` defaults to the shipped presets."""
+def generate(
+    template: Template, seed: int, *, catalog: PresetCatalog | None = None, slips_apart: bool = True
+) -> Problem:
+    """The problem ``template`` makes for ``seed``; ``catalog`` defaults to the shipped presets.
+
+    ``slips_apart``: a draw in which a declared slip lands inside the answer's band is drawn again
+    (see :func:`question_bank.slip_rule.slip_inside`). A scenario's step views share one draw, so they
+    leave it to the scenario's own checks.
+    """
+    return generate_drawn(template, seed, catalog=catalog, slips_apart=slips_apart)[0]
+
+
+def generate_drawn(
+    template: Template, seed: int, *, catalog: PresetCatalog | None = None, slips_apart: bool = True
+) -> tuple[Problem, dict[str, Any]]:
+    """:func:`generate`, with the values drawn (presets as objects, derived params worked out) by name."""
     catalog = catalog or shipped_catalog()
     rng = random.Random(f"{template.id}/{seed}")
     with recording() as steps:
-        values, shown = _draw_until_valid(template, rng, catalog, steps)
+        values, shown = _draw_until_valid(template, rng, catalog, steps, slips_apart=slips_apart)
         answer = _call(template.answer, values) if isinstance(template, NumericTemplate) else None
     scenario_text = ""
     fields: dict[str, Any] = {}
@@ -53,6 +71,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         assert answer is not None
         tolerance = template.answer.tolerance.to_tolerance()
         extras = numeric_fields(template.answer, values, answer, steps)
+        extras["accepted"] += convention_accepted(template, values, answer, extras["accepted"])
         accepted = [answer, *(other.value for other in extras["accepted"])]
         fields.update(
             answer=answer,
@@ -99,7 +118,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         fields["slips"] = tuple(
             SlipValue(s.name, s.value, render(s.diagnosis, value_of)) for s in fields["slips"]
         )
-    return Problem(
+    problem = Problem(
         template_id=template.id,
         checklist_item=template.checklist,
         kind=Kind(template.kind),
@@ -113,25 +132,35 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         topics=tuple(template.topics),
         **fields,
     )
+    return problem, values
 
 
 # --- drawing -----------------------------------------------------------------------------------
 
 
-def draw_values(template: Template, seed: int, *, catalog: PresetCatalog | None = None) -> dict[str, Any]:
+def draw_values(
+    template: Template, seed: int, *, catalog: PresetCatalog | None = None, slips_apart: bool = True
+) -> dict[str, Any]:
     """The values ``generate`` draws for (template, seed), by param name; nothing is recorded."""
     rng = random.Random(f"{template.id}/{seed}")
     with recording():
-        values, _ = _draw_until_valid(template, rng, catalog or shipped_catalog(), [])
+        values, _ = _draw_until_valid(
+            template, rng, catalog or shipped_catalog(), [], slips_apart=slips_apart
+        )
     return values
 
 
-def derived_values(template: Template, values: Mapping[str, Any]) -> dict[str, Any]:
-    """``values`` with every derived (``call``) param worked out again, in order, from the others."""
+def derived_values(
+    template: Template, values: Mapping[str, Any], *, only: frozenset[str] | None = None
+) -> dict[str, Any]:
+    """``values`` with every derived (``call``) param worked out again, in order, from the others.
+
+    ``only``: just these derived params (the others keep their values), e.g. what the answer rests on.
+    """
     out = dict(values)
     with recording():
         for name, spec in template.params.items():
-            if isinstance(spec, CallParam):
+            if isinstance(spec, CallParam) and (only is None or name in only):
                 out[name] = FUNCTIONS[spec.call](**_bind(spec.with_, out))
     return out
 
@@ -169,9 +198,12 @@ def _flat(arguments: Iterable[Any]) -> list[Any]:
 
 
 def _draw_until_valid(
-    template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any]
+    template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any], *, slips_apart: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     shown_steps = derivation_params(template)
+    requirements = [*template.require, *margin_requirements(template)]
+    rules = rules_of(template)
+    broken = None
     for _ in range(MAX_DRAWS):
         steps.clear()  # only the accepted draw's derived values belong in the derivation
         values: dict[str, Any] = {}
@@ -182,9 +214,16 @@ def _draw_until_valid(
                     values[name], shown[name] = _draw(spec, values, rng, catalog)
             else:
                 values[name], shown[name] = _draw(spec, values, rng, catalog)
-        if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in template.require):
-            return values, shown
-    raise GenerationError(f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list")
+        if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in requirements):
+            broken = draw_issue(rules, values)
+            if broken is None and slips_apart:
+                broken = slip_inside(template, values)
+            if broken is None:
+                return values, shown
+    why = f" (the last one drawn: {broken})" if broken else ""
+    raise GenerationError(
+        f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list and the draw rules{why}"
+    )
 
 
 def _draw(

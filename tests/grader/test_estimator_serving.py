@@ -495,7 +495,9 @@ CONTRACTS = {
     "experts_touched": "n_experts n_experts_active batch_size",
     "allreduce_time": "n_bytes n_chips link_bandwidth hop_latency=0.0",
     "speculative_tokens_per_step": "acceptance_rate n_draft",
-    "attention_hbm_bytes": "seq_len n_heads head_dim bytes_per_element batch_size=1 flash=False",
+    "attention_hbm_bytes": (
+        "seq_len n_heads head_dim bytes_per_element batch_size=1 flash=False n_kv_heads=None"
+    ),
     "memory_bandwidth_utilization": "bytes_per_step steps_per_second mem_bandwidth",
 }
 
@@ -515,3 +517,16 @@ def test_relative_margin_is_symmetric_around_the_threshold() -> None:
     # Hand: 12 ms against a 10 ms target is 20 % away; 8 ms too.
     assert est.relative_margin(value=12e-3, threshold=10e-3) == pytest.approx(0.2)
     assert est.relative_margin(value=8e-3, threshold=10e-3) == pytest.approx(0.2)
+
+
+def test_flash_attention_reads_k_and_v_once_per_kv_head() -> None:
+    # Llama-3-70B at 8k in bf16 (64 query heads, 8 KV heads of 128): FlashAttention-2 reads each KV
+    # head's K and V once for its 8 query heads, 302 MB; counted per query head it would be 537 MB.
+    gqa = est.attention_hbm_bytes(
+        seq_len=8192, n_heads=64, head_dim=128, bytes_per_element=2, flash=True, n_kv_heads=8
+    )
+    per_query_head = est.attention_hbm_bytes(
+        seq_len=8192, n_heads=64, head_dim=128, bytes_per_element=2, flash=True
+    )
+    assert gqa == pytest.approx(301_989_888)
+    assert per_query_head == pytest.approx(536_870_912)

@@ -121,7 +121,20 @@ def test_slips_rebind_scale_and_call() -> None:
             batch_size=problem.params["batch"],
         )
     )
-    assert "almost-right" not in slips  # within tolerance of the answer, so dropped
+
+
+def test_a_slip_inside_the_band_is_drawn_again_or_dropped_where_draws_are_shared() -> None:
+    template = BANK.get("decode-time")
+    assert isinstance(template, NumericTemplate)
+    changes = {"name": "almost-right", "call": None, "with_": None, "scale": 1.01}
+    almost = template.slips[0].model_copy(update=changes)
+    always_inside = template.model_copy(update={"slips": [*template.slips, almost]})
+    # A scenario step shares its draw: the slip is only left out of that draw.
+    problem = generate(always_inside, 5, catalog=CATALOG, slips_apart=False)
+    assert "almost-right" not in {slip.name for slip in problem.slips}
+    # A template alone draws again, and one whose slip no draw keeps apart is refused by name.
+    with pytest.raises(GenerationError, match="the slip 'almost-right' inside the answer's band"):
+        generate(always_inside, 5, catalog=CATALOG)
 
 
 def test_slip_equal_to_an_earlier_slip_is_dropped() -> None:
