@@ -129,7 +129,8 @@ def test_a_parameter_that_completes_an_image_is_refused_as_drawn(
     # Neither "!{link}" nor "[x](...)" is an image as written; the drawn prompt is one.
     path = _bank_file(tmp_path, prompt="Why 2P? !{link}", link=f"[x]({EVIL})")
     out = _validate(path, capsys)
-    assert f"{path}:{LINES['prompt']}: [hostile] prompt: seed 0: prompt as drawn: a Markdown image is not allowed" in out
+    where = f"{path}:{LINES['prompt']}: [hostile] prompt: seed 0:"
+    assert f"{where} prompt as drawn: a Markdown image is not allowed" in out
 
 
 def test_a_parameter_that_completes_raw_html_is_refused_as_drawn(
