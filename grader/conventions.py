@@ -6,6 +6,8 @@ accepts these too, saying which convention gave which number.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from grader.derivation import num, qty, step
 
 #: Bytes in a "GB" of HBM as GPUs are sold: the capacity is binary (an "80 GB" A100 holds 80 GiB).
@@ -39,3 +41,35 @@ def binary_capacity_bytes(*, memory_bytes: float) -> float:
         memory_bytes * GIB_PER_GB,
         "B",
     )
+
+
+@dataclass(frozen=True)
+class Convention:
+    """A reading of the question a competent candidate may take, accepted beside the derivation's own.
+
+    ``name`` is the accepted answer's name (a verdict's ``accepted_as``); ``note`` says what the
+    reading does, and is shown with both numbers when an answer matches it.
+    """
+
+    name: str
+    note: str
+
+
+#: HBM capacities are binary: an "80 GB" A100 shows 81,920 MiB.
+MEMORY_AS_GIB = Convention(
+    "memory-read-as-gib",
+    'Reading the GPU\'s memory as GiB (HBM is sold in binary units: an "80 GB" A100 holds 80 GiB)',
+)
+#: A decode step gathers one row of the input-embedding table per sequence; no matmul reads the table.
+EMBEDDING_NOT_READ = Convention(
+    "embedding-row-gathered",
+    "Leaving the input-embedding table out of the weights read (a step gathers one row of it per "
+    "sequence; it does not read the table, nor multiply by it)",
+)
+#: Every convention, in the order they are tried.
+CONVENTIONS = (MEMORY_AS_GIB, EMBEDDING_NOT_READ)
+
+
+def embedding_table_params(*, vocab_size: float, d_model: float, tied_embeddings: bool) -> float:
+    """Parameters of the input-embedding table that a step does not read (0 when it is the LM head too)."""
+    return 0.0 if tied_embeddings else float(vocab_size) * float(d_model)

@@ -244,6 +244,40 @@ def unit_left_off(
     return SlipValue("unit-left-off", value_si, f"A bare number is read in {unit}, but {meant}.")
 
 
+#: The name of the slip of two overlapping times added where the step takes the larger.
+SUMMED = "added-overlapping-times"
+#: The smaller time's least share of the larger for the sum to be named: below it, a sum lies within a
+#: near miss of the answer (a 20 % slip), which rounding explains as well.
+_SUMMED_SHARE = 0.3
+
+
+def summed_times_slip(answer_si: float, derivation: Iterable[Step]) -> SlipValue | None:
+    """The slip of adding the two times whose larger one is the answer (a roofline's max(memory, compute)).
+
+    The answer's own step is a ``max(…)`` of two times worked out in earlier steps; their sum is what a
+    candidate who forgot that the two overlap gives. None when the derivation holds no such step, or the
+    smaller time is under :data:`_SUMMED_SHARE` of the larger.
+    """
+    steps = list(derivation)
+    if not steps or not steps[-1].formula.startswith("max(") or steps[-1].unit != "s":
+        return None
+    last = steps[-1]
+    if not math.isclose(last.value, answer_si, rel_tol=1e-9):
+        return None
+    times = [s.value for s in steps[:-1] if s.unit == "s" and s.value > 0]
+    for index in range(len(times) - 1, 0, -1):
+        for other in range(index - 1, -1, -1):
+            pair = (times[other], times[index])
+            if math.isclose(max(pair), last.value, rel_tol=1e-9) and min(pair) >= _SUMMED_SHARE * max(pair):
+                return SlipValue(
+                    SUMMED,
+                    sum(pair),
+                    "You added the two times; they overlap (the bytes stream in while the math runs), so "
+                    "the step takes the larger of the two.",
+                )
+    return None
+
+
 def diagnose(
     value_si: float,
     *,
@@ -264,6 +298,9 @@ def diagnose(
     declared = _closest(value_si, slips, tolerance, unit)
     if declared is not None:
         return declared
+    summed = summed_times_slip(answer_si, derivation)
+    if summed is not None and within(value_si, band(summed.value, tolerance, unit)):
+        return summed
     if bare is not None:
         left_off = unit_left_off(value_si, answer_si=answer_si, unit=unit, tolerance=tolerance, bare=bare)
         if left_off is not None:
@@ -280,4 +317,4 @@ def diagnose(
 def generic_slip_names() -> frozenset[str]:
     """The names every generic diagnosis may carry (for audits and tests)."""
     binary = (s.name for power in range(1, 6) for s in binary_slips(power))
-    return frozenset((*(s.name for s in DECIMAL_SLIPS), *binary, CLOSE))
+    return frozenset((*(s.name for s in DECIMAL_SLIPS), *binary, CLOSE, SUMMED))

@@ -55,6 +55,7 @@ from grader.latency import (
 )
 from grader.moe import (
     experts_touched,
+    experts_touched_without_overlap,
     moe_decode_step_time,
     moe_decode_weight_bytes,
 )
@@ -108,11 +109,13 @@ from grader.sizes import (
 from grader.speculative import (
     speculative_speedup,
     speculative_tokens_per_step,
+    speculative_tokens_without_chain,
 )
 
 __all__ = [
     "DTYPE_BYTES",
     "FUNCTIONS",
+    "WHOLE_COUNTS",
     "activation_bytes_per_layer",
     "active_params",
     "allreduce_time",
@@ -136,6 +139,7 @@ __all__ = [
     "dtype_bytes",
     "elementwise_chain_bytes",
     "experts_touched",
+    "experts_touched_without_overlap",
     "flops_in_duration",
     "flops_per_token",
     "generation_time",
@@ -168,6 +172,7 @@ __all__ = [
     "roofline_time",
     "speculative_speedup",
     "speculative_tokens_per_step",
+    "speculative_tokens_without_chain",
     "tensor_parallel_comm_time",
     "tensor_parallel_decode_step_time",
     "tensor_parallel_kv_capacity_tokens",
@@ -247,8 +252,25 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         paged_kv_extra_requests,
         max_batch_at_context,
         quantization_decode_speedup,
+        # Slip variants: what a candidate who makes the slip a question tests computes.
+        experts_touched_without_overlap,
+        speculative_tokens_without_chain,
         # Conventions a question accepts beside its own (see grader.conventions).
         params_read_per_decode_step,
         binary_capacity_bytes,
     )
 }
+
+#: The functions whose result is a count of whole things (they round down): a question asking one takes
+#: the whole-count rule (``whole: true``), in a scenario step as in a single problem.
+WHOLE_COUNTS = frozenset(
+    fn.__name__
+    for fn in (
+        kv_capacity_tokens,
+        max_batch_size,
+        max_batch_at_context,
+        tensor_parallel_kv_capacity_tokens,
+        contiguous_kv_requests_fit,
+        paged_kv_requests_fit,
+    )
+)

@@ -9,7 +9,8 @@ The factors of the two are lined up; a 2 counts as a cause when the formula says
 - ``4 · ... (Q·Kᵀ and A·V)``: two products, each at 2 FLOPs per multiply-add;
 - any other literal 2 (``2 · P``, ``2 · m · k · n``, ``2 · batch``, ``/ (2 · bandwidth)``): 2 FLOPs
   per multiply-add;
-- a ``bytes ...`` factor whose number is 2: 2 bytes per 16-bit value.
+- a ``bytes ...`` factor whose number is 2: 2 bytes per 16-bit value; one whose number is 1: 1 byte
+  per 8-bit value (stored in 16 bits it takes 2).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ TWO_PRODUCTS = "two products (Q·Kᵀ and the weighted sum over V)"
 READ_AND_WRITE = "a read and a write of every element"
 FLOPS_PER_MULTIPLY_ADD = "2 FLOPs per multiply-add"
 BYTES_PER_16_BIT = "2 bytes per 16-bit value"
+BYTES_PER_8_BIT = "1 byte per 8-bit value (2 would be 16-bit)"
 
 # A note in brackets that explains a literal factor, and the causes of a factor of 2 it names.
 _ANNOTATED = {
@@ -55,6 +57,8 @@ def _step_causes(step: Step) -> list[str]:
         return causes
     annotated_twos = sum(1 for note in notes if _ANNOTATED[note][0] in (KEYS_AND_VALUES, READ_AND_WRITE))
     for name, number in zip(names, numbers, strict=True):
+        if _number(number) == 1 and name.strip().startswith("bytes"):
+            causes.append(BYTES_PER_8_BIT)
         if _number(number) != 2:
             continue
         if name.strip() == "2":

@@ -31,6 +31,17 @@ def experts_touched(*, n_experts: int, n_experts_active: int, batch_size: int) -
     )
 
 
+def experts_touched_without_overlap(*, n_experts: int, n_experts_active: int, batch_size: int) -> float:
+    """The slip variant of :func:`experts_touched`: min(B · k, E), as if no two tokens shared an expert."""
+    return step(
+        "Experts touched per layer, no two tokens sharing one",
+        "min(batch · k, E)",
+        f"min({num(batch_size)} · {num(n_experts_active)}, {num(n_experts)})",
+        float(min(batch_size * n_experts_active, n_experts)),
+        "",
+    )
+
+
 def moe_decode_weight_bytes(
     *,
     n_params: float,

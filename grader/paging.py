@@ -115,11 +115,19 @@ def contiguous_kv_requests_fit(*, free_bytes: float, max_seq_len: int, kv_bytes_
 
     ⌊free bytes / (max length · KV bytes per token)⌋.
     """
+    # The unrounded quotient is the step before the floor: what a question's whole-count rule accepts too.
+    unrounded = step(
+        "Requests that fit, contiguous, unrounded",
+        "free bytes / (max length · KV bytes per token)",
+        f"{num(free_bytes)} / ({num(max_seq_len)} · {num(kv_bytes_per_token)})",
+        free_bytes / (max_seq_len * kv_bytes_per_token),
+        "",
+    )
     return step(
         "Requests that fit, contiguous",
         "⌊free bytes / (max length · KV bytes per token)⌋",
-        f"⌊{num(free_bytes)} / ({num(max_seq_len)} · {num(kv_bytes_per_token)})⌋",
-        math.floor(free_bytes / (max_seq_len * kv_bytes_per_token)),
+        f"⌊{num(unrounded)}⌋",
+        math.floor(unrounded),
         "",
     )
 
@@ -141,11 +149,18 @@ def paged_kv_requests_fit(
         blocks * block_size * kv_bytes_per_token / len(lengths),
         "B",
     )
+    unrounded = step(
+        "Requests that fit, paged, unrounded",
+        "free bytes / mean reserved bytes per request",
+        f"{num(free_bytes)} / {num(mean_reserved)}",
+        free_bytes / mean_reserved,
+        "",
+    )
     return step(
         "Requests that fit, paged",
         "⌊free bytes / mean reserved bytes per request⌋",
-        f"⌊{num(free_bytes)} / {num(mean_reserved)}⌋",
-        math.floor(free_bytes / mean_reserved),
+        f"⌊{num(unrounded)}⌋",
+        math.floor(unrounded),
         "",
     )
 

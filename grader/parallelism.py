@@ -229,10 +229,18 @@ def tensor_parallel_kv_capacity_tokens(
         kv_bytes_per_token / min(n_chips, n_kv_heads),
         "B",
     )
+    # The unrounded quotient is the step before the floor: what a question's whole-count rule accepts too.
+    unrounded = step(
+        "KV-cache capacity, unrounded",
+        "free bytes per chip / KV bytes per token per chip",
+        f"{num(free)} / {num(per_token)}",
+        free / per_token,
+        "tokens",
+    )
     return step(
         "KV-cache capacity",
         "⌊free bytes per chip / KV bytes per token per chip⌋",
-        f"⌊{num(free)} / {num(per_token)}⌋",
-        math.floor(free / per_token),
+        f"⌊{qty(unrounded, '')}⌋",
+        math.floor(unrounded),
         "tokens",
     )

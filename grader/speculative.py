@@ -31,6 +31,17 @@ def speculative_tokens_per_step(*, acceptance_rate: float, n_draft: int) -> floa
     )
 
 
+def speculative_tokens_without_chain(*, acceptance_rate: float, n_draft: int) -> float:
+    """The slip variant of :func:`speculative_tokens_per_step`: 1 + k · α, as if a rejection ended nothing."""
+    return step(
+        "Tokens per target step, each draft judged alone",
+        "1 + k · α",
+        f"1 + {num(n_draft)} · {num(acceptance_rate)}",
+        1 + n_draft * acceptance_rate,
+        "",
+    )
+
+
 def speculative_speedup(*, acceptance_rate: float, n_draft: int, draft_cost_ratio: float) -> float:
     """Wall-clock speed-up over plain decoding: tokens per step / (k · c + 1).
 

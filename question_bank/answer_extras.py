@@ -117,15 +117,18 @@ def accepted_values(
     """
     tolerance = spec.tolerance.to_tolerance()
     found = _whole_numbers(answer, steps, spec.unit) if spec.whole else []
-    exact = format_quantity(answer, spec.unit)
     for entry in spec.accept:
         value = rebound_value(entry, spec, values, answer)
         if not math.isfinite(value):
             continue
-        shown = format_quantity(value, spec.unit)
-        note = f"{entry.note} gives **{shown}**; the derivation's convention gives **{exact}**. Both count."
-        found.append(AcceptedValue(entry.name, value, note))
+        found.append(AcceptedValue(entry.name, value, both_count(entry.note, value, answer, spec.unit)))
     return tuple(other for other in found if not within(other.value, band(answer, tolerance, spec.unit)))
+
+
+def both_count(note: str, value: float, answer: float, unit: str) -> str:
+    """The feedback for an answer another convention gives: which reading gave which number."""
+    shown, exact = format_quantity(value, unit), format_quantity(answer, unit)
+    return f"{note} gives **{shown}**; the derivation's convention gives **{exact}**. Both count."
 
 
 def choice_part(spec: ChoicePartSpec, values: Mapping[str, Any], tolerance: Tolerance) -> ChoicePart:

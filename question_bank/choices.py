@@ -29,13 +29,24 @@ class PoolRef(Strict):
     pool: str
 
 
+#: The least margin of a computed choice, as a share of its threshold (``rhs``).
+MIN_MARGIN = 0.10
+
+
 class Decide(Strict):
-    """A computed choice: option ``below`` when lhs < rhs, else option ``otherwise``."""
+    """A computed choice: option ``below`` when lhs < rhs, else option ``otherwise``.
+
+    ``margin``: how far apart the two sides must be, as a share of ``rhs``; a draw closer than that is
+    drawn again, so no draw is a near tie a rounding or a convention could turn. At least
+    :data:`MIN_MARGIN`, and never less than the band of a scenario step either side rests on (the
+    bank works that out when ``margin`` is left out).
+    """
 
     lhs: Binding
     rhs: Binding
     below: str
     otherwise: str
+    margin: float | None = Field(default=None, ge=MIN_MARGIN, lt=1)
 
 
 def _scenarios_kind(value: Any) -> str | None:

@@ -22,7 +22,10 @@ from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance
 from question_bank.answer_extras import numeric_fields, other_gpu_slips, rebound_value, tolerance_note
 from question_bank.answers import Answer
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
+from question_bank.convention_readings import convention_accepted
+from question_bank.draw_rules import draw_issue, rules_of
 from question_bank.errors import GenerationError
+from question_bank.margins import margin_requirements
 from question_bank.params import (
     CallParam,
     ChoiceParam,
@@ -42,6 +45,13 @@ MAX_DRAWS = 200
 
 def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = None) -> Problem:
     """The problem ``template`` makes for ``seed``; ``catalog`` defaults to the shipped presets."""
+    return generate_drawn(template, seed, catalog=catalog)[0]
+
+
+def generate_drawn(
+    template: Template, seed: int, *, catalog: PresetCatalog | None = None
+) -> tuple[Problem, dict[str, Any]]:
+    """:func:`generate`, with the values drawn (presets as objects, derived params worked out) by name."""
     catalog = catalog or shipped_catalog()
     rng = random.Random(f"{template.id}/{seed}")
     with recording() as steps:
@@ -53,6 +63,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         assert answer is not None
         tolerance = template.answer.tolerance.to_tolerance()
         extras = numeric_fields(template.answer, values, answer, steps)
+        extras["accepted"] += convention_accepted(template, values, answer, extras["accepted"])
         accepted = [answer, *(other.value for other in extras["accepted"])]
         fields.update(
             answer=answer,
@@ -99,7 +110,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         fields["slips"] = tuple(
             SlipValue(s.name, s.value, render(s.diagnosis, value_of)) for s in fields["slips"]
         )
-    return Problem(
+    problem = Problem(
         template_id=template.id,
         checklist_item=template.checklist,
         kind=Kind(template.kind),
@@ -113,6 +124,7 @@ def generate(template: Template, seed: int, *, catalog: PresetCatalog | None = N
         topics=tuple(template.topics),
         **fields,
     )
+    return problem, values
 
 
 # --- drawing -----------------------------------------------------------------------------------
@@ -126,12 +138,17 @@ def draw_values(template: Template, seed: int, *, catalog: PresetCatalog | None 
     return values
 
 
-def derived_values(template: Template, values: Mapping[str, Any]) -> dict[str, Any]:
-    """``values`` with every derived (``call``) param worked out again, in order, from the others."""
+def derived_values(
+    template: Template, values: Mapping[str, Any], *, only: frozenset[str] | None = None
+) -> dict[str, Any]:
+    """``values`` with every derived (``call``) param worked out again, in order, from the others.
+
+    ``only``: just these derived params (the others keep their values), e.g. what the answer rests on.
+    """
     out = dict(values)
     with recording():
         for name, spec in template.params.items():
-            if isinstance(spec, CallParam):
+            if isinstance(spec, CallParam) and (only is None or name in only):
                 out[name] = FUNCTIONS[spec.call](**_bind(spec.with_, out))
     return out
 
@@ -172,6 +189,9 @@ def _draw_until_valid(
     template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     shown_steps = derivation_params(template)
+    requirements = [*template.require, *margin_requirements(template)]
+    rules = rules_of(template)
+    broken = None
     for _ in range(MAX_DRAWS):
         steps.clear()  # only the accepted draw's derived values belong in the derivation
         values: dict[str, Any] = {}
@@ -182,9 +202,14 @@ def _draw_until_valid(
                     values[name], shown[name] = _draw(spec, values, rng, catalog)
             else:
                 values[name], shown[name] = _draw(spec, values, rng, catalog)
-        if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in template.require):
-            return values, shown
-    raise GenerationError(f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list")
+        if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in requirements):
+            broken = draw_issue(rules, values)
+            if broken is None:
+                return values, shown
+    why = f" (the last one drawn: {broken})" if broken else ""
+    raise GenerationError(
+        f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list and the draw rules{why}"
+    )
 
 
 def _draw(

@@ -28,10 +28,12 @@ from typing import TypeVar
 from grader.problem import Kind, Problem
 from grader.units import dimension_name, dimensionality
 from question_bank.bank import Bank, load_bank
+from question_bank.convention_checks import reading_issue
 from question_bank.errors import BankError, BankIssue, GenerationError
-from question_bank.generation import generate
+from question_bank.generation import generate, generate_drawn
+from question_bank.issue_lines import field_line
 from question_bank.rubric_check import explanation_issue
-from question_bank.scenarios import ScenarioProblem, generate_scenario
+from question_bank.scenarios import ScenarioProblem, generate_scenario, scenario_values, step_view
 from question_bank.templates import ScenarioTemplate, Template
 from question_bank.text_safety import drawn_text_flaw
 
@@ -129,7 +131,7 @@ def _template_failure(template: Template, seeds: Sequence[int]) -> _Found:
     """The first seed for which ``template`` fails, as (field, message, fix), or None."""
     for seed in seeds:
         try:
-            problem = generate(template, seed)
+            problem, values = generate_drawn(template, seed)
         except Exception as exc:  # reported as the template's issue, whatever the call raised
             found = f"generation failed: {type(exc).__name__}: {exc}", "check the params and bindings"
         else:
@@ -138,7 +140,7 @@ def _template_failure(template: Template, seeds: Sequence[int]) -> _Found:
             if text is not None:
                 return text.field, f"seed {seed}: {text.message}", text.hint
             rubric = explanation_issue(problem) if seed == RUBRIC_SEED else None
-            found = problem_issue(problem) or rubric
+            found = problem_issue(problem) or rubric or reading_issue(template, values, problem)
         if found is not None:
             field = "key_points" if template.kind == "recall" else "answer"
             return field, f"seed {seed}: {found[0]}", found[1]
@@ -150,6 +152,7 @@ def _scenario_failure(scenario: ScenarioTemplate, seeds: Sequence[int]) -> _Foun
     for seed in seeds:
         try:
             steps = generate_scenario(scenario, seed).steps
+            values = scenario_values(scenario, seed)
         except Exception as exc:  # reported as the scenario's issue, whatever the call raised
             message = f"seed {seed}: generation failed: {type(exc).__name__}: {exc}"
             return "steps", message, "check the params and bindings"
@@ -157,7 +160,11 @@ def _scenario_failure(scenario: ScenarioTemplate, seeds: Sequence[int]) -> _Foun
             text = drawn_text_flaw(step)
             if text is not None:
                 return text.field, f"seed {seed}: step {step.step}: {text.message}", text.hint
-            found = problem_issue(step) or (explanation_issue(step) if seed == RUBRIC_SEED else None)
+            found = (
+                problem_issue(step)
+                or (explanation_issue(step) if seed == RUBRIC_SEED else None)
+                or reading_issue(step_view(scenario, index), values, step)
+            )
             if found is not None:
                 field = f"steps.{index}." + ("key_points" if step.kind is Kind.RECALL else "answer")
                 return field, f"seed {seed}: step {step.step}: {found[0]}", found[1]
@@ -171,7 +178,7 @@ def sweep_issues(bank: Bank, *, shipped_seeds: Sequence[int] = SMOKE_SEEDS) -> l
         seeds = seeds_for(bank, template.id, shipped=shipped_seeds)
         found = _memoized(template, seeds, lambda t=template, s=seeds: _template_failure(t, s))
         if found is not None:
-            issues.append(BankIssue(*bank.sources[template.id], template.id, *found))
+            issues.append(_at_field(bank, template.id, *found))
     for scenario in bank.scenarios:
         issue = scenario_issue(bank, scenario, shipped_seeds=shipped_seeds)
         if issue is not None:
@@ -185,7 +192,14 @@ def scenario_issue(
     """The first failing step of the first failing seed of ``scenario``, as an issue, or None."""
     seeds = seeds_for(bank, scenario.id, shipped=shipped_seeds)
     found = _memoized(scenario, seeds, lambda: _scenario_failure(scenario, seeds))
-    return None if found is None else BankIssue(*bank.sources[scenario.id], scenario.id, *found)
+    return None if found is None else _at_field(bank, scenario.id, *found)
+
+
+def _at_field(bank: Bank, template_id: str, field: str, message: str, hint: str) -> BankIssue:
+    """An issue of ``template_id`` at the line of ``field`` (``steps.3.answer``) inside it."""
+    file, line = bank.sources[template_id]
+    parts = tuple(int(part) if part.isdigit() else part for part in field.split("."))
+    return BankIssue(file, field_line(file, line, parts), template_id, field, message, hint)
 
 
 def usable_bank(extra_dirs: Iterable[str | os.PathLike[str]] = ()) -> Bank:

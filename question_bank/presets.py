@@ -40,11 +40,15 @@ _HINTS: dict[str, str] = {
     "for NVLink 3 (600 GB/s bidirectional), or leave the key out",
     "interconnect": "the link's name, e.g. NVLink 3 (12 links) or PCIe Gen4 x16",
     "kind": "gpu or tpu",
+    "bf16": "false for a part without bf16 (V100, T4: fp16 only), or leave the key out",
+    "peak_verified": "false when no datasheet gives the dense peak, or leave the key out",
     "sources": "a list of citations: title and <URL>, or repo:path",
     "n_params": "the total parameter count computed from the config, as an integer",
     "n_active_params": "parameters used per token (mixture-of-experts models only)",
     "gated_mlp": "true for SwiGLU/GeGLU MLPs (three matrices), false for a plain two-matrix MLP",
     "tied_embeddings": "true when the LM head reuses the input embedding matrix",
+    "max_context_tokens": "the longest context in tokens, max_position_embeddings in config.json, e.g. 4096",
+    "sliding_window_tokens": "the attention window (sliding_window in config.json), or leave the key out",
 }
 
 
@@ -83,6 +87,10 @@ class Accelerator(_Preset):
     #: Bytes/s one chip sends to its peers while receiving as much (one direction of the link).
     interconnect_bandwidth: float | None = Field(default=None, ge=1e9, le=1e13)
     interconnect: str | None = Field(default=None, min_length=1)
+    #: Whether the part computes in bf16 (V100 and T4 have fp16 tensor cores only).
+    bf16: bool = True
+    #: Whether the dense peak comes from the vendor's datasheet; an unverified one stays out of compute.
+    peak_verified: bool = True
 
     @model_validator(mode="after")
     def _peaks_ordered(self) -> Accelerator:
@@ -142,6 +150,10 @@ class ModelConfig(_Preset):
     n_experts_active: int = Field(default=1, ge=1)
     gated_mlp: bool
     tied_embeddings: bool
+    #: The longest context the model was built for (max_position_embeddings in config.json).
+    max_context_tokens: int = Field(ge=128, le=10_000_000)
+    #: The sliding attention window, where the model has one: its KV cache stops growing past it.
+    sliding_window_tokens: int | None = Field(default=None, ge=1)
 
     def _shape(self) -> dict[str, Any]:
         return {
@@ -164,6 +176,13 @@ class ModelConfig(_Preset):
                 "n_kv_heads",
                 f"{self.n_kv_heads} KV heads cannot be shared evenly by {self.n_heads} query heads",
                 "a divisor of n_heads (num_key_value_heads in config.json)",
+            )
+        if self.sliding_window_tokens is not None and self.sliding_window_tokens >= self.max_context_tokens:
+            raise PresetProblem(
+                "sliding_window_tokens",
+                f"the window {self.sliding_window_tokens:,} is not below max_context_tokens "
+                f"{self.max_context_tokens:,}",
+                "sliding_window from config.json when use_sliding_window is on, or leave the key out",
             )
         if self.n_experts_active > self.n_experts:
             raise PresetProblem(

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from question_bank.margins import decide_margin, step_bands
 from question_bank.names import Context, ParamInfo
 from question_bank.reporter import Reporter
 from question_bank.scenarios import STEP_PARAM, step_view
 from question_bank.template_checker import TemplateChecker
-from question_bank.templates import NumericStep, ScenarioTemplate
+from question_bank.templates import ChoiceStep, NumericStep, ScenarioTemplate
 from question_bank.yaml_source import PathPart
 
 #: Names a step id may not take: the step number's key in params and the drawn choice scenario.
@@ -77,3 +78,11 @@ def check_scenario(template: ScenarioTemplate, context: Context, report: Reporte
             scope[name] = ParamInfo("value")
         if isinstance(step, NumericStep):
             scope[step.id] = ParamInfo("value")
+        if isinstance(step, ChoiceStep) and step.decide is not None and step.decide.margin is not None:
+            least = decide_margin(step.decide.model_copy(update={"margin": None}), step_bands(template))
+            if step.decide.margin < least:
+                report(
+                    ("steps", index, "decide", "margin"),
+                    f"a margin of {step.decide.margin:g} is inside the band of the steps the choice rests on",
+                    f"margin: {least:g} or more, or leave it out (the bank then uses {least:g})",
+                )

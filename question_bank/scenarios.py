@@ -20,6 +20,7 @@ from grader.problem import Kind, Problem
 from grader.units import base_units, format_quantity, unit_symbol
 from question_bank.catalog import PresetCatalog
 from question_bank.generation import draw_values, generate, resolve
+from question_bank.margins import scenario_margin_requirements
 from question_bank.params import CallParam
 from question_bank.rendering import Placeholder, format_value, render
 from question_bank.templates import (
@@ -55,14 +56,18 @@ def step_results(scenario: ScenarioTemplate, index: int) -> dict[str, CallParam]
 def step_view(scenario: ScenarioTemplate, index: int) -> Template:
     """Step ``index`` (0-based) as an ordinary template on the scenario's params and earlier results."""
     step = scenario.steps[index]
+    # The scenario's one draw meets every computed choice's margin and every draw rule, so every view
+    # checks them all: it works out the later steps' results too (derived params draw nothing).
+    margins = scenario_margin_requirements(scenario)
+    results = step_results(scenario, len(scenario.steps))
     common: dict[str, Any] = {
         "id": scenario.id,
         "checklist": step.checklist,
         "difficulty": scenario.difficulty,
         "title": step.title,
         "prompt": step.prompt,
-        "params": {**scenario.params, **step_results(scenario, index), **step.params},
-        "require": list(scenario.require),
+        "params": {**scenario.params, **results, **step.params},
+        "require": [*scenario.require, *margins],
         "references": list(step.references),
     }
     if isinstance(step, NumericStep):
@@ -207,6 +212,17 @@ def _setup_text(scenario: ScenarioTemplate, values: dict[str, Any]) -> str:
     return render(scenario.prompt, value_of)
 
 
+def scenario_values(
+    scenario: ScenarioTemplate, seed: int, *, catalog: PresetCatalog | None = None
+) -> dict[str, Any]:
+    """The values every step of (scenario, seed) draws: its params and every step's results, by name."""
+    # Every view draws the same values; the scenario's params with every step's results hold them all.
+    everything = step_view(scenario, 0).model_copy(
+        update={"params": {**scenario.params, **step_results(scenario, len(scenario.steps))}}
+    )
+    return draw_values(everything, seed, catalog=catalog)
+
+
 def generate_scenario(
     scenario: ScenarioTemplate, seed: int, *, catalog: PresetCatalog | None = None
 ) -> ScenarioProblem:
@@ -215,11 +231,7 @@ def generate_scenario(
     shown: dict[str, Any] = {}
     steps: list[StepProblem] = []
     full: list[tuple[Step, ...]] = []  # each step's derivation before earlier steps are folded in
-    # Every view draws the same values; the scenario's params with every step's results hold them all.
-    everything = step_view(scenario, 0).model_copy(
-        update={"params": {**scenario.params, **step_results(scenario, len(scenario.steps))}}
-    )
-    values = draw_values(everything, seed, catalog=catalog)
+    values = scenario_values(scenario, seed, catalog=catalog)
     setup = _setup_text(scenario, values)
     for index in range(len(scenario.steps)):
         problem: Problem = generate(step_view(scenario, index), seed, catalog=catalog)

@@ -6,7 +6,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from grader.estimator import DTYPE_BYTES
+from grader.conventions import CONVENTIONS
+from grader.estimator import DTYPE_BYTES, WHOLE_COUNTS
 from grader.problem import ToleranceClass
 from grader.text_match import phrase_tokens
 from grader.units import to_display
@@ -28,6 +29,8 @@ _SENTENCE_END = re.compile(r"(?<=[.?!])")
 _ROUGH_WORDS = re.compile(r"\b(?:about|roughly|estimate|ballpark|approximately)\b", re.IGNORECASE)
 
 SCENARIO = "scenario"
+#: The names of the conventions the bank applies itself (an ``accept`` entry may not take one).
+CONVENTION_NAMES = frozenset(convention.name for convention in CONVENTIONS)
 #: In an explanation or a slip's diagnosis, ``{answer|unit}`` shows the exact answer of the draw.
 ANSWER = "answer"
 
@@ -221,9 +224,27 @@ class TemplateChecker:
                 "tighter than 10 %",
                 "tolerance: {relative: 0.1}, or ask for the exact figure",
             )
+        self._conventions(t)
         if t.answer.choice_part is not None:
             for option_id, binding in t.answer.choice_part.largest.items():
                 self._binding(("answer", "choice_part", "largest", option_id), binding)
+
+    def _conventions(self, t: NumericTemplate) -> None:
+        """The whole-count rule for a count, and the bank's conventions left to the bank."""
+        if t.answer.call in WHOLE_COUNTS and not t.answer.whole:
+            self.report(
+                ("answer", "call"),
+                f"{t.answer.call} counts whole things, but the answer is graded as a plain figure",
+                "whole: true (the floor is strict; the nearest whole number and the quotient count too)",
+            )
+        for index, entry in enumerate(t.answer.accept):
+            if entry.name in CONVENTION_NAMES:
+                self.report(
+                    ("answer", "accept", index, "name"),
+                    f"the {entry.name!r} reading is applied by the bank to every template whose answer it "
+                    "changes",
+                    "remove this accept entry",
+                )
 
     def _choice(self, t: ChoiceTemplate) -> None:
         option_ids = [option.id for option in t.options]

@@ -47,6 +47,7 @@ def _capacity(*, model: str, gpu: str) -> str:
       call: kv_capacity_tokens
       with: {{memory_bytes: gpu.memory_bytes, weight_bytes: weights, kv_bytes_per_token: 1000}}
       unit: tokens
+      whole: true
     explanation: What is left after the weights.
     references: [kipply]
 """
@@ -68,10 +69,12 @@ def test_validate_checks_a_template_again_once_it_is_edited(
 
 
 def test_validate_catches_a_draw_that_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # The weights alone do not fit: no token does.
+    # The weights alone do not fit: no draw is one an interviewer would pose, the file and line named.
     (tmp_path / "capacity.yaml").write_text(_capacity(model="llama31_405b", gpu="l4"), encoding="utf-8")
     assert main(["validate", str(tmp_path)]) == 1
-    assert "seed 0: the answer is 0.0, not a positive number" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "capacity.yaml:12: [capacity-on-one-gpu]" in out
+    assert "Llama-3.1-405B does not fit on 1 × NVIDIA L4 24GB" in out
 
 
 def test_validate_catches_a_unit_of_the_wrong_kind(

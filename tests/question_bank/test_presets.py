@@ -50,6 +50,7 @@ GOOD_MODEL: dict[str, Any] = {
     "n_params": 13_015_864_320,
     "gated_mlp": True,
     "tied_embeddings": False,
+    "max_context_tokens": 4096,
     "sources": ["Llama-2-13b-hf config.json"],
 }
 MIXTRAL_SHAPE: dict[str, Any] = {
@@ -408,3 +409,21 @@ def test_active_params_on_a_dense_model_are_refused(tmp_path: Path) -> None:
 def test_head_dim_inconsistent_without_a_note_is_refused(tmp_path: Path) -> None:
     message = model_error(tmp_path, head_dim=64, n_params=10_000_000_000)
     assert "head_dim" in message
+
+
+def test_every_shipped_model_states_its_maximum_context() -> None:
+    models = load_models()
+    assert all(model.max_context_tokens >= 2048 for model in models.values())
+    # The sliding-window models the configs name, and no others.
+    windowed = {model_id for model_id, model in models.items() if model.sliding_window_tokens}
+    assert windowed == {"mistral_7b", "gemma2_9b"}
+    assert all("max_context_tokens" in " ".join(model.notes) for model in models.values())
+
+
+def test_a_model_without_its_maximum_context_is_refused(tmp_path: Path) -> None:
+    base = {key: value for key, value in GOOD_MODEL.items() if key != "max_context_tokens"}
+    assert "max_context_tokens" in model_error(tmp_path, base)
+
+
+def test_a_window_as_long_as_the_context_is_refused(tmp_path: Path) -> None:
+    assert "sliding_window_tokens" in model_error(tmp_path, sliding_window_tokens=4096)

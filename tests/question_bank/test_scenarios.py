@@ -64,7 +64,7 @@ def _good_steps() -> list[str]:
             call="max_batch_size",
             with_=BATCH,
             params="params: {per_sequence: {call: kv_bytes_read_per_step, with: " + SEQUENCE + "}}",
-            unit='""',
+            unit='"", whole: true',
         ),
     ]
 

@@ -1,0 +1,149 @@
+"""Draws an interviewer would pose: rules every draw meets, or it is drawn again.
+
+What a template's parameters mean is read from how they are bound: a parameter passed as a context
+(``context_len``, ``seq_len``, ``max_seq_len``, or ``prompt_tokens`` plus ``output_tokens``) is a context;
+one passed as ``n_chips`` is the tensor-parallel degree. On that reading, every draw:
+
+- keeps each model within its maximum context (``max_context_tokens``), and a sliding-window model
+  within its window (``sliding_window_tokens``): the KV formulas count every token, which the window
+  would cap;
+- splits heads evenly: the degree divides the query heads, and divides the KV heads or is a multiple
+  of them (the KV heads are then replicated, as the bank teaches);
+- puts tensor parallelism on an NVLink-class link, unless the prompt says PCIe;
+- asks for bf16 only on a part that has it (V100 and T4 have fp16 only);
+- keeps a part whose dense peak is unverified (``peak_verified: false``) out of any question that
+  uses the peak;
+- fits the model: its weights plus one sequence's bf16 KV cache at the drawn context within the
+  chips' memory, wherever the weights or the chips enter the question.
+
+Presets without these fields (a test's small catalog) are not held to the rules that need them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from question_bank.params import CallParam, PresetParam
+from question_bank.templates import NumericTemplate, Template
+
+CONTEXT_KEYWORDS = frozenset({"context_len", "seq_len", "max_seq_len"})
+
+
+@dataclass(frozen=True)
+class DrawRules:
+    """What the rules need to know of one template, read once from its bindings."""
+
+    models: tuple[str, ...]
+    hardware: tuple[str, ...]
+    contexts: tuple[tuple[str, ...], ...]  # each a sum of params: one context
+    chips: tuple[str, ...]
+    says_pcie: bool
+    says_bf16: bool
+    dtypes: tuple[str, ...]
+    uses_peak: tuple[str, ...]  # hardware params whose peak_flops is bound somewhere
+    weight_bytes: Mapping[str, Any]  # model param -> the bytes per parameter bound with its n_params
+    serves: tuple[str, ...]  # model params whose weights, or the chips, enter the question
+
+
+def _calls(template: Template) -> Iterator[Mapping[str, Any]]:
+    for spec in template.params.values():
+        if isinstance(spec, CallParam):
+            yield spec.with_
+    if isinstance(template, NumericTemplate):
+        yield template.answer.with_
+
+
+def rules_of(template: Template) -> DrawRules:
+    """The rules ``template``'s draws are held to."""
+    presets = {n: s.preset for n, s in template.params.items() if isinstance(s, PresetParam)}
+    models = tuple(n for n, kind in presets.items() if kind == "models")
+    hardware = tuple(n for n, kind in presets.items() if kind == "hardware")
+    contexts: list[tuple[str, ...]] = []
+    chips: set[str] = set()
+    uses_peak: set[str] = set()
+    weight_bytes: dict[str, Any] = {}
+    for bindings in _calls(template):
+        bare = {k: v for k, v in bindings.items() if isinstance(v, str) and "." not in v}
+        contexts += [(v,) for k, v in bare.items() if k in CONTEXT_KEYWORDS]
+        if "prompt_tokens" in bare:
+            contexts.append(tuple(bare[k] for k in ("prompt_tokens", "output_tokens") if k in bare))
+        chips |= {v for k, v in bare.items() if k == "n_chips"}
+        uses_peak |= {
+            v.partition(".")[0] for v in bindings.values() if isinstance(v, str) and v.endswith(".peak_flops")
+        }
+        for model in models:
+            if bindings.get("n_params") == f"{model}.n_params":
+                weight_bytes.setdefault(model, bindings.get("bytes_per_param", 2))
+    text = template.prompt
+    dtypes = tuple(n for n, s in template.params.items() if getattr(s, "dtype", None) is not None)
+    serves = tuple(m for m in models if m in weight_bytes or chips)
+    return DrawRules(
+        models=models,
+        hardware=hardware,
+        contexts=tuple(dict.fromkeys(contexts)),
+        chips=tuple(sorted(chips)),
+        says_pcie="PCIe" in text,
+        says_bf16="bf16" in text,
+        dtypes=dtypes,
+        uses_peak=tuple(sorted(uses_peak & set(hardware))),
+        weight_bytes=weight_bytes,
+        serves=serves,
+    )
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def draw_issue(rules: DrawRules, values: Mapping[str, Any]) -> str | None:
+    """Which rule this draw breaks (a phrase), or None."""
+    contexts = [sum(_number(values.get(n)) or 0.0 for n in group) for group in rules.contexts]
+    context = max(contexts, default=0.0)
+    chips = int(max((_number(values.get(n)) or 1 for n in rules.chips), default=1))
+    for name in rules.models:
+        model = values[name]
+        limit, window = (
+            getattr(model, "max_context_tokens", None),
+            getattr(model, "sliding_window_tokens", None),
+        )
+        if limit and context > limit:
+            return f"a context of {context:,.0f} beyond {model.name}'s {limit:,}"
+        if window and context > window:
+            return f"a context of {context:,.0f} beyond {model.name}'s sliding window of {window:,}"
+        heads, kv_heads = getattr(model, "n_heads", 1), getattr(model, "n_kv_heads", 1)
+        if chips > 1 and (heads % chips or (kv_heads % chips and chips % kv_heads)):
+            return f"{heads} query and {kv_heads} KV heads split over {chips} chips"
+    for name in rules.hardware:
+        gpu = values[name]
+        link = getattr(gpu, "interconnect", "") or ""
+        if (
+            chips > 1
+            and hasattr(gpu, "interconnect")
+            and (not link or "PCIe" in link)
+            and not rules.says_pcie
+        ):
+            return f"tensor parallelism over {gpu.name}'s {link or 'missing link'}"
+        bf16 = rules.says_bf16 or any(getattr(values[d], "name", "") == "bf16" for d in rules.dtypes)
+        if bf16 and getattr(gpu, "bf16", True) is False:
+            return f"bf16 on {gpu.name}, which has none"
+        if name in rules.uses_peak and getattr(gpu, "peak_verified", True) is False:
+            return f"{gpu.name}'s unverified peak in a question that uses it"
+        for model_name in rules.serves:
+            model = values[model_name]
+            if not hasattr(model, "n_params") or not hasattr(gpu, "memory_bytes"):
+                continue
+            per_param = rules.weight_bytes.get(model_name, 2)
+            if isinstance(per_param, str):
+                holder, _, field = per_param.partition(".")
+                per_param = getattr(values.get(holder), field, 2) if field else values.get(holder, 2)
+            kv = (
+                4
+                * getattr(model, "n_layers", 0)
+                * getattr(model, "n_kv_heads", 0)
+                * getattr(model, "head_dim", 0)
+            )
+            if model.n_params * float(per_param) + kv * context > chips * gpu.memory_bytes:
+                return f"{model.name} does not fit on {chips} × {gpu.name}"
+    return None

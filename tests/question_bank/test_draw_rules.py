@@ -1,0 +1,95 @@
+"""Draws an interviewer would pose: a draw breaking a rule is drawn again, else the template is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from question_bank import GenerationError, generate, load_bank
+from question_bank.draw_rules import draw_issue, rules_of
+from question_bank.generation import draw_values
+from question_bank.scenarios import scenario_values, step_view
+
+TEMPLATE = """templates:
+  - id: {id}
+    checklist: kv-cache
+    kind: numeric
+    difficulty: 1
+    title: A draw
+    prompt: "{prompt}"
+    params:
+      model: {{preset: models, ids: [{model}]}}
+      gpu: {{preset: hardware, ids: [{gpu}]}}
+      context: {{choice: [{context}]}}
+      chips: {{choice: [{chips}]}}
+    answer:
+      call: {call}
+      with: {with_}
+      unit: ms
+    explanation: Why.
+    references: [kipply]
+"""
+TPOT = "time_per_output_token"
+TPOT_WITH = (
+    "{n_params: model.n_params, bytes_per_param: 2, mem_bandwidth: gpu.mem_bandwidth,"
+    " peak_flops: gpu.peak_flops, batch_size: 1, context_len: context, kv_bytes_per_token: 131072,"
+    " n_chips: chips}"
+)
+CASES = {
+    "over-maximum": ("llama2_7b", "h100_sxm", 8192, 1, "a context of 8,192 beyond Llama-2-7B's 4,096"),
+    "over-window": ("mistral_7b", "h100_sxm", 16384, 1, "beyond Mistral-7B-v0.1's sliding window of 4,096"),
+    "heads": ("qwen25_7b", "h100_sxm", 4096, 8, "28 query and 4 KV heads split over 8 chips"),
+    "pcie": ("llama3_70b", "a100_80gb_pcie", 4096, 4, "tensor parallelism over NVIDIA A100 80GB PCIe"),
+    "bf16": ("llama2_7b", "v100_sxm2", 2048, 1, "bf16 on NVIDIA V100 SXM2 16GB, which has none"),
+    "a10g": ("llama2_7b", "a10g", 2048, 1, "unverified peak in a question that uses it"),
+    "fits": ("llama31_405b", "h100_sxm", 4096, 2, "Llama-3.1-405B does not fit on 2 × NVIDIA H100"),
+}
+
+
+def _bank(tmp_path: Path, name: str, prompt: str = "{model.name} in bf16 on {chips} × {gpu.name}?") -> object:
+    model, gpu, context, chips, _ = CASES[name]
+    text = TEMPLATE.format(
+        id=f"draw-{name}",
+        prompt=prompt,
+        model=model,
+        gpu=gpu,
+        context=context,
+        chips=chips,
+        call=TPOT,
+        with_=TPOT_WITH,
+    )
+    (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return load_bank([tmp_path], include_shipped=False)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_draw_no_interviewer_would_pose_is_refused_by_name(tmp_path: Path, name: str) -> None:
+    bank = _bank(tmp_path, name)
+    with pytest.raises(GenerationError, match="draw rules") as caught:
+        generate(bank.get(f"draw-{name}"), 0)  # type: ignore[attr-defined]
+    assert CASES[name][-1] in str(caught.value)
+
+
+def test_a_prompt_that_says_pcie_may_split_over_pcie(tmp_path: Path) -> None:
+    bank = _bank(tmp_path, "pcie", prompt="{model.name} in bf16 on {chips} × {gpu.name}, linked over PCIe?")
+    assert generate(bank.get("draw-pcie"), 0).answer  # type: ignore[attr-defined]
+
+
+def test_no_shipped_draw_breaks_a_rule() -> None:
+    bank = load_bank()
+    for template in bank.templates:
+        rules = rules_of(template)
+        for seed in range(40):
+            assert draw_issue(rules, draw_values(template, seed)) is None, (template.id, seed)
+    for scenario in bank.scenarios:
+        rules = rules_of(step_view(scenario, 0))
+        for seed in range(40):
+            assert draw_issue(rules, scenario_values(scenario, seed)) is None, (scenario.id, seed)
+
+
+def test_the_rules_read_what_the_bindings_mean() -> None:
+    template = load_bank().get("tpot-with-kv-read")
+    rules = rules_of(template)
+    assert rules.contexts == (("context",),) and rules.chips == ("chips",)
+    assert rules.models == ("model",) and rules.uses_peak == ("gpu",) and rules.serves == ("model",)
