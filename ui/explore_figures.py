@@ -47,6 +47,13 @@ from question_bank.presets import Accelerator, ModelConfig
 #: The number formats the page offers for weights, activations and the KV cache.
 DTYPES = ("bf16", "fp8", "int8", "int4")
 DEFAULT_MODEL, DEFAULT_GPU = "llama2_13b", "a100_80gb_sxm"
+#: The whole-number inputs' ranges (low, high), for the page's boxes and its address alike.
+LIMITS: dict[str, tuple[int, int]] = {
+    "chips": (1, 64),
+    "batch": (1, 4096),
+    "prompt": (1, 1_000_000),
+    "output": (1, 1_000_000),
+}
 
 
 @dataclass(frozen=True)

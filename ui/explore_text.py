@@ -52,7 +52,7 @@ def setup_line(figures: Figures) -> str:
     return line + (f"; prefill MFU {s.mfu:g}" if s.mfu != 1.0 else "")
 
 
-def _op_rows(figures: Figures) -> list[list[str]]:
+def op_rows(figures: Figures) -> list[list[str]]:
     return [
         [r.name, readable(r.flops, "FLOP"), readable(r.n_bytes, "B"), f"{r.intensity:.3g}", r.bound,
          readable(r.time_s, "s")]
@@ -77,8 +77,8 @@ def report_text(figures: Figures) -> str:
     lines.append("Fits in memory: " + ("yes" if figures.fits else "no"))
     lines += [f"Warning: {w}" for w in figures.warnings]
     lines += ["", "One layer in a decode step, per chip"]
-    widths = [max(len(h), *(len(r[i]) for r in _op_rows(figures))) for i, h in enumerate(OP_HEADERS)]
-    for row in [list(OP_HEADERS), *_op_rows(figures)]:
+    widths = [max(len(h), *(len(r[i]) for r in op_rows(figures))) for i, h in enumerate(OP_HEADERS)]
+    for row in [list(OP_HEADERS), *op_rows(figures)]:
         lines.append("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
     return "\n".join(lines)
 
@@ -116,7 +116,7 @@ def report_markdown(figures: Figures) -> str:
     parts += [
         "## One layer in a decode step, per chip",
         "",
-        markdown_table(OP_HEADERS, _op_rows(figures)),
+        markdown_table(OP_HEADERS, op_rows(figures)),
         "",
     ]
     return "\n".join(parts)
