@@ -70,3 +70,16 @@ def test_bad_arguments_are_refused_with_what_to_type(
         main(["explore", *(x for pair in args.items() for x in pair)])
     assert raised.value.code == 2
     assert "error: argument" in capsys.readouterr().err
+
+
+def test_markdown_export_carries_every_figure_with_its_derivation() -> None:
+    from grader.derivation_text import derivation_lines
+    from ui.explore_figures import Setup, compute_figures
+    from ui.explore_text import figure_text, report_markdown
+
+    figures = compute_figures(Setup(price_per_chip_hour=2.0), models=load_models(), hardware=load_hardware())
+    text = report_markdown(figures)
+    for figure in figures.figures.values():
+        assert f"### {figure.label}: {figure_text(figure)}" in text
+        assert derivation_lines(figure.steps) in text
+    assert "| QKV projection |" in text
