@@ -140,9 +140,9 @@ def show_roofline(figures: Figures) -> None:
 def show_layer_table(figures: Figures) -> None:
     st.subheader("One layer in a decode step, per chip")
     st.markdown(markdown_table(OP_HEADERS, op_rows(figures)))
-    for row in figures.ops:
-        with st.expander(f"{row.name}: how it is counted"):
-            st.markdown(derivation_lines(row.steps))
+    with st.expander("How each operation is counted"):
+        for row in figures.ops:
+            st.markdown(f"**{row.name}**\n\n" + derivation_lines(row.steps))
 
 
 def show_sweeps(figures: Figures) -> None:
