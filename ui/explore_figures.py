@@ -56,6 +56,35 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
+#: The model id that stands for the user's own figures (never a preset's: preset ids name real models).
+CUSTOM = "custom"
+
+
+def custom_model(
+    *,
+    n_params: int,
+    n_layers: int,
+    d_model: int,
+    n_heads: int,
+    n_kv_heads: int,
+    head_dim: int,
+    d_ff: int,
+    vocab_size: int,
+) -> ModelConfig:
+    """A model from the user's own figures: a gated MLP, untied embeddings, no stated maximum context.
+
+    Built without the presets' checks (the stated parameter count is the user's, and may round or
+    leave out what the config count includes); the draw rules then skip the context limit.
+    """  # fmt: skip
+    return ModelConfig.model_construct(
+        id=CUSTOM, name="Custom model", sources=("the figures typed on the page",), notes=(),
+        n_layers=n_layers, d_model=d_model, n_heads=n_heads, n_kv_heads=n_kv_heads, head_dim=head_dim,
+        d_ff=d_ff, vocab_size=vocab_size, n_params=n_params, n_active_params=None, n_experts=1,
+        n_experts_active=1, gated_mlp=True, tied_embeddings=False, max_context_tokens=0,
+        sliding_window_tokens=None,
+    )  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Setup:
     """One serving setup: preset ids, chips, number formats, batch, token counts, optional MFU and price."""

@@ -11,9 +11,20 @@ from grader.derivation_text import derivation_lines
 from grader.estimator import attainable_flops
 from grader.markdown import markdown_table
 from question_bank import load_hardware, load_models
+from question_bank.presets import ModelConfig
 from ui import state_keys as keys
 from ui.explore_address import setup_from_address, to_query
-from ui.explore_figures import DTYPES, LIMITS, Figures, Setup, compute_figures, with_changes
+from ui.explore_figures import (
+    CUSTOM,
+    DEFAULT_MODEL,
+    DTYPES,
+    LIMITS,
+    Figures,
+    Setup,
+    compute_figures,
+    custom_model,
+    with_changes,
+)
 from ui.explore_sweeps import batch_chart, batch_sweep, context_chart, context_sweep, kv_chart
 from ui.explore_text import OP_HEADERS, SECTIONS, figure_text, op_rows, report_markdown, setup_line
 from ui.query_params import Address
@@ -38,18 +49,41 @@ def read_address_once(address: Address) -> None:
         st.session_state[key] = getattr(setup, name)
 
 
-def setup_inputs() -> Setup:
-    """The setup's widgets, drawn; the setup they hold."""
-    models, hardware = load_models(), load_hardware()
+#: A custom model's figures: (field, label).
+_CUSTOM_FIELDS = (
+    ("n_params", "Parameters"), ("n_layers", "Layers"), ("d_model", "d_model"), ("n_heads", "Heads"),
+    ("n_kv_heads", "KV heads"), ("head_dim", "Head dim"), ("d_ff", "MLP width (d_ff)"),
+    ("vocab_size", "Vocabulary"),
+)  # fmt: skip
+
+
+def _custom_inputs() -> ModelConfig:
+    """A custom model's figure boxes, drawn (starting from the default preset's); the model they give."""
+    start = load_models()[DEFAULT_MODEL]
+    columns = st.columns(4)
+    figures = {
+        name: int(columns[i % 4].number_input(
+            label, min_value=1, value=int(getattr(start, name)), step=1,
+            key=keys.EXPLORE_CUSTOM_PREFIX + name,
+        ))
+        for i, (name, label) in enumerate(_CUSTOM_FIELDS)
+    }  # fmt: skip
+    return custom_model(**figures)
+
+
+def setup_inputs() -> tuple[Setup, dict[str, ModelConfig]]:
+    """The setup's widgets, drawn; the setup they hold and the models it may name (a custom one included)."""
+    models, hardware = dict(load_models()), load_hardware()
+    names = {**{m: models[m].name for m in models}, CUSTOM: "Custom figures…"}
     for notice in st.session_state.get(keys.EXPLORE_NOTICES, ()):
         st.info(notice + " The page uses its default instead.")
     top = st.columns(2)
-    model = top[0].selectbox(
-        "Model", list(models), format_func=lambda m: models[m].name, key=keys.EXPLORE_MODEL
-    )
+    model = top[0].selectbox("Model", list(names), format_func=names.__getitem__, key=keys.EXPLORE_MODEL)
     gpu = top[1].selectbox(
         "Accelerator", list(hardware), format_func=lambda g: hardware[g].name, key=keys.EXPLORE_GPU
     )
+    if model == CUSTOM:
+        models[CUSTOM] = _custom_inputs()
     dtypes = st.columns(3)
     weights = dtypes[0].selectbox("Weights", DTYPES, key=keys.EXPLORE_WEIGHTS)
     activations = dtypes[1].selectbox("Activations", DTYPES, key=keys.EXPLORE_ACTIVATIONS)
@@ -77,21 +111,25 @@ def setup_inputs() -> Setup:
     price = extra[1].number_input(
         "Price per chip-hour ($, 0 for none)", 0.0, 1000.0, 0.0, 0.1, key=keys.EXPLORE_PRICE
     )
-    return Setup(
+    setup = Setup(
         model=model, gpu=gpu, weights=weights, activations=activations, kv=kv, mfu=float(mfu),
         price_per_chip_hour=float(price) or None, **whole,
     )  # fmt: skip
+    return setup, models
 
 
 def keep_address(setup: Setup) -> None:
-    """Write the setup into the address, so that a link reproduces it."""
+    """Write the setup into the address, so that a link reproduces it (a custom model's figures stay out)."""
     wanted = to_query(setup)
+    if setup.model == CUSTOM:
+        del wanted["model"]
+        st.query_params.pop("model", None)
     if {k: st.query_params.get(k) for k in wanted} != wanted:
         st.query_params.update(wanted)
 
 
-def figures_of(setup: Setup) -> Figures:
-    return compute_figures(setup, models=load_models(), hardware=load_hardware())
+def figures_of(setup: Setup, models: Mapping[str, ModelConfig]) -> Figures:
+    return compute_figures(setup, models=models, hardware=load_hardware())
 
 
 def show_figures(figures: Figures) -> None:
@@ -162,7 +200,7 @@ def show_sweeps(figures: Figures) -> None:
     right.vega_lite_chart(context_chart(context_rows), width="stretch")
 
 
-def show_comparison(figures: Figures) -> None:
+def show_comparison(figures: Figures, models: Mapping[str, ModelConfig]) -> None:
     """A second setup beside the first (other chips, formats or batch), with the ratio of each figure."""
     st.subheader("Side by side")
     if not st.toggle("Compare with a second setup", key=keys.EXPLORE_COMPARE):
@@ -181,7 +219,7 @@ def show_comparison(figures: Figures) -> None:
             cols[3].number_input("Batch", *LIMITS["batch"], value=s.batch, key=keys.EXPLORE_B_BATCH)
         ),
     }
-    other = figures_of(with_changes(s, **changes))
+    other = figures_of(with_changes(s, **changes), models)
     rows = [
         [f.label, figure_text(f), figure_text(other.figures[f.key]),
          f"{other.figures[f.key].value / f.value:.3g}×" if f.value else "–"]

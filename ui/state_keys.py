@@ -185,3 +185,5 @@ EXPLORE_EXPORT = "explore_export"
 EXPLORE_ADDRESS_READ = "explore_address_read"
 #: The address's notices about values it ignored, kept to show on later reruns.
 EXPLORE_NOTICES = "explore_notices"
+#: A custom model's figures: one widget per field, keyed by this prefix and the field's name (n_layers...).
+EXPLORE_CUSTOM_PREFIX = "explore_custom_"

@@ -98,3 +98,16 @@ def test_side_by_side_gives_the_ratio_of_each_figure(at: AppTest) -> None:
     table = next(m.value for m in at.markdown if m.value.startswith("| figure | this setup"))
     weights_row = next(line for line in table.splitlines() if line.startswith("| Weights per chip"))
     assert weights_row.endswith("| 2× |")
+
+
+def test_custom_figures_give_the_estimators_figures_for_that_shape(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", {})
+    at.selectbox(key=keys.EXPLORE_MODEL).set_value("custom").run()
+    at.number_input(key=keys.EXPLORE_CUSTOM_PREFIX + "n_params").set_value(20_000_000_000).run()
+    at.number_input(key=keys.EXPLORE_CUSTOM_PREFIX + "n_kv_heads").set_value(8).run()
+    assert not at.exception
+    shown = _shown(at)
+    assert shown["Weights per chip"].startswith("40 GB")
+    kv_per_token = 2 * 40 * 8 * 128 * 2  # layers, KV heads and head dim start at Llama-2-13B's
+    assert shown["KV cache per token"].endswith(f"({kv_per_token // 1024} KiB)")
+    assert "model" not in at.query_params  # the address holds presets only
