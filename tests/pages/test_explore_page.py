@@ -111,3 +111,11 @@ def test_custom_figures_give_the_estimators_figures_for_that_shape(tmp_path: Pat
     kv_per_token = 2 * 40 * 8 * 128 * 2  # layers, KV heads and head dim start at Llama-2-13B's
     assert shown["KV cache per token"].endswith(f"({kv_per_token // 1024} KiB)")
     assert "model" not in at.query_params  # the address holds presets only
+
+
+def test_a_price_adds_the_cost_per_million_tokens(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", ADDRESS)
+    at.number_input(key=keys.EXPLORE_PRICE).set_value(2.5).run()
+    assert not at.exception
+    expected = direct_figures(Setup(**{**SETUP.__dict__, "price_per_chip_hour": 2.5}))["cost_per_million"]
+    assert _shown(at)["Cost per million tokens ($)"] == f"${expected:,.3g}"
