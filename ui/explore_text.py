@@ -42,6 +42,18 @@ def figure_text(figure: Figure) -> str:
     return readable(figure.value, figure.unit)
 
 
+def model_note(figures: Figures) -> str | None:
+    """What the figures leave out for this model, or None: a mixture-of-experts model is counted whole."""
+    model = figures.model
+    if model.n_experts <= 1 or model.n_active_params is None:
+        return None
+    return (
+        f"{model.name} is a mixture of experts: these figures read and multiply all "
+        f"{model.n_params / 1e9:.1f} B parameters, where one token uses {model.n_active_params / 1e9:.1f} B. "
+        "They are an upper bound on time and FLOPs; at batch 1 a step reads only the experts it routes to."
+    )
+
+
 def setup_line(figures: Figures) -> str:
     """The setup in one line: model, chips × part, number formats, batch and token counts."""
     s = figures.setup
@@ -65,7 +77,8 @@ OP_HEADERS = ("operation", "FLOPs", "bytes", "FLOP/B", "bound", "time")
 
 def report_text(figures: Figures) -> str:
     """The terminal's report: the setup, each section's figures, the warnings and the layer table."""
-    lines = [setup_line(figures), ""]
+    note = model_note(figures)
+    lines = [setup_line(figures), *([f"Note: {note}"] if note else []), ""]
     for title, keys in SECTIONS:
         lines.append(title)
         lines += [
@@ -106,6 +119,8 @@ def report_markdown(figures: Figures) -> str:
     """The Markdown export: the setup, each figure with its derivation, the warnings and the layer table."""
     parts = ["# Explore: one serving setup", "", setup_line(figures), ""]
     parts += [f"> Warning: {w}" for w in figures.warnings]
+    note = model_note(figures)
+    parts += [f"> Note: {note}", ""] if note else []
     for title, keys in SECTIONS:
         parts += [f"## {title}", ""]
         for key in keys:

@@ -26,7 +26,15 @@ from ui.explore_figures import (
     with_changes,
 )
 from ui.explore_sweeps import batch_chart, batch_sweep, context_chart, context_sweep, kv_chart
-from ui.explore_text import OP_HEADERS, SECTIONS, figure_text, op_rows, report_markdown, setup_line
+from ui.explore_text import (
+    OP_HEADERS,
+    SECTIONS,
+    figure_text,
+    model_note,
+    op_rows,
+    report_markdown,
+    setup_line,
+)
 from ui.query_params import Address
 from ui.roofline_svg import Role, roofline_svg, svg_data_uri
 
@@ -137,6 +145,9 @@ def show_figures(figures: Figures) -> None:
     st.caption(setup_line(figures))
     for warning in figures.warnings:
         st.warning(f"Not a setup an interviewer would pose: {warning}.")
+    note = model_note(figures)
+    if note:
+        st.info(note)
     fit = "fits" if figures.fits else "does not fit"
     (st.success if figures.fits else st.error)(
         f"The batch of {figures.setup.batch} at {figures.setup.context:,} tokens {fit} in "

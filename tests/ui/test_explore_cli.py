@@ -83,3 +83,13 @@ def test_markdown_export_carries_every_figure_with_its_derivation() -> None:
         assert f"### {figure.label}: {figure_text(figure)}" in text
         assert derivation_lines(figure.steps) in text
     assert "| QKV projection |" in text
+
+
+def test_a_mixture_of_experts_model_is_said_to_be_counted_whole() -> None:
+    out = io.StringIO()
+    main(["explore", "--model", "mixtral_8x7b", "--gpu", "h100_sxm"], out=out)
+    model = load_models()["mixtral_8x7b"]
+    assert f"where one token uses {model.n_active_params / 1e9:.1f} B" in out.getvalue()
+    dense = io.StringIO()
+    main(["explore", "--model", "llama2_13b", "--gpu", "h100_sxm"], out=dense)
+    assert "Note:" not in dense.getvalue()
