@@ -20,6 +20,7 @@ _PAGES = (
     ("pages/readiness.py", "Readiness", ":material/checklist:"),
     ("pages/gpu_checks.py", "GPU checks", ":material/speed:"),
     ("pages/cheat_sheet.py", "Cheat sheet", ":material/description:"),
+    ("pages/explore.py", "Explore", ":material/calculate:"),
 )
 
 st.set_page_config(page_title="Roofline Drill", page_icon=_ICON, layout="wide")

@@ -283,3 +283,11 @@ WHOLE_COUNTS = frozenset(
         paged_kv_requests_fit,
     )
 )
+
+
+if __name__ == "__main__":
+    # `python -m grader.estimator explore ...`: the one arrow out of grader, taken only when run as a
+    # script, because the command reads the bank's presets (ui.explore_cli holds it; see README).
+    from ui.explore_cli import main
+
+    raise SystemExit(main())

@@ -6,6 +6,7 @@ Runs in a fresh interpreter: in this process pytest or another test may have imp
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +37,19 @@ def test_domain_packages_import_neither_torch_nor_streamlit() -> None:
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert {"grader.estimator", "question_bank.presets"} <= set(report["imported"])
     assert report["heavy"] == [], f"imported by the domain packages: {report['heavy']}"
+
+
+def test_grader_imports_neither_the_bank_nor_the_app_but_for_the_estimators_command() -> None:
+    """``grader`` never imports ``question_bank`` or ``ui``. The one exception: run as a script,
+    ``grader.estimator`` hands ``python -m grader.estimator explore`` to ``ui.explore_cli``, which reads
+    the bank's presets; the import sits under ``if __name__ == "__main__":`` and runs only then."""
+    outward = re.compile(r"^\s*(from|import)\s+(question_bank|ui|progress|pages)\b", re.MULTILINE)
+    found = {}
+    for path in sorted((ROOT / "grader").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if path.name == "estimator.py":
+            text, _, script = text.partition('\nif __name__ == "__main__":')
+            assert outward.findall(script) == [("from", "ui")], "the command's one import"
+        if outward.search(text):
+            found[str(path.relative_to(ROOT))] = outward.findall(text)
+    assert found == {}

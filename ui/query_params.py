@@ -12,8 +12,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from progress.mocks import MAX_ROW_ID
+from question_bank import load_hardware, load_models
 from question_bank.model_base import KEBAB_ID
 from ui import state_keys as keys
+from ui.explore_figures import DTYPES, LIMITS
 
 #: Practice: the template id on screen, its seed, and ``extra=1`` for practice off the schedule.
 CARD = "card"
@@ -55,6 +57,28 @@ def _row_id(text: str) -> int | None:
     return _whole_number(text, low=1, high=MAX_ROW_ID)
 
 
+def _model(text: str) -> str | None:
+    return text if text in load_models() else None
+
+
+def _gpu(text: str) -> str | None:
+    return text if text in load_hardware() else None
+
+
+def _dtype(text: str) -> str | None:
+    return text if text in DTYPES else None
+
+
+def _bounded(name: str) -> Callable[[str], int | None]:
+    low, high = LIMITS[name]
+    return lambda text: _whole_number(text, low=low, high=high)
+
+
+def _between(name: str) -> str:
+    low, high = LIMITS[name]
+    return f"a whole number from {low:,} to {high:,}"
+
+
 @dataclass(frozen=True)
 class Param:
     """One query-string parameter: its name, its reading (None: unusable) and what a usable one is."""
@@ -78,6 +102,17 @@ PAGES: dict[str, tuple[Param, ...]] = {
     "readiness": (),
     "cheat_sheet": (),
     "gpu_checks": (),
+    # Explore: the setup on screen, so that a link reproduces it.
+    "explore": (
+        Param("model", _model, "a model preset such as `llama2_13b`"),
+        Param("gpu", _gpu, "an accelerator preset such as `a100_80gb_sxm`"),
+        Param("chips", _bounded("chips"), _between("chips")),
+        Param("weights", _dtype, "one of " + ", ".join(f"`{d}`" for d in DTYPES)),
+        Param("kv", _dtype, "one of " + ", ".join(f"`{d}`" for d in DTYPES)),
+        Param("batch", _bounded("batch"), _between("batch")),
+        Param("prompt", _bounded("prompt"), _between("prompt")),
+        Param("output", _bounded("output"), _between("output")),
+    ),
 }
 
 

@@ -168,3 +168,31 @@ GPU_PRACTICE_PREFIX = "gpu_practice_"
 CHEAT_DOWNLOAD = "cheat_download"
 #: Prefix of the practise buttons: cheat_practice_<section>_<checklist id>.
 CHEAT_PRACTICE_PREFIX = "cheat_practice_"
+
+# --- explore page ----------------------------------------------------------------------------------
+#: The setup's widgets; their values are the setup (and the address's parameters).
+EXPLORE_MODEL = "explore_model"
+EXPLORE_GPU = "explore_gpu"
+EXPLORE_CHIPS = "explore_chips"
+EXPLORE_WEIGHTS = "explore_weights"
+EXPLORE_ACTIVATIONS = "explore_activations"
+EXPLORE_KV = "explore_kv"
+EXPLORE_BATCH = "explore_batch"
+EXPLORE_PROMPT = "explore_prompt"
+EXPLORE_OUTPUT = "explore_output"
+EXPLORE_MFU = "explore_mfu"
+EXPLORE_PRICE = "explore_price"
+#: The second setup of the side-by-side comparison: on or off, and what it changes.
+EXPLORE_COMPARE = "explore_compare"
+EXPLORE_B_CHIPS = "explore_b_chips"
+EXPLORE_B_WEIGHTS = "explore_b_weights"
+EXPLORE_B_KV = "explore_b_kv"
+EXPLORE_B_BATCH = "explore_b_batch"
+#: The Markdown export's download button.
+EXPLORE_EXPORT = "explore_export"
+#: True once this session has read the address into the widgets (read once: the widgets then lead).
+EXPLORE_ADDRESS_READ = "explore_address_read"
+#: The address's notices about values it ignored, kept to show on later reruns.
+EXPLORE_NOTICES = "explore_notices"
+#: A custom model's figures: one widget per field, keyed by this prefix and the field's name (n_layers...).
+EXPLORE_CUSTOM_PREFIX = "explore_custom_"

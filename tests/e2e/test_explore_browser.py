@@ -1,0 +1,59 @@
+"""Explore in a browser: a link opens its setup, changed inputs go into the address, and the new
+address reproduces the same figures."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import expect
+
+from question_bank import load_hardware, load_models
+from ui.explore_figures import Setup, compute_figures
+from ui.explore_text import figure_text
+
+if TYPE_CHECKING:  # a conftest is not importable by name once several folders have one
+    from conftest import AppServer
+
+pytestmark = pytest.mark.browser
+
+LINK = (
+    "/explore?model=llama2_13b&gpu=a100_80gb_sxm&chips=1&weights=bf16&kv=bf16&batch=1&prompt=1000&output=200"
+)
+
+
+def _tpot_text(setup: Setup) -> str:
+    figures = compute_figures(setup, models=load_models(), hardware=load_hardware())
+    return figure_text(figures.figures["tpot"])
+
+
+def _set_number(page: object, label: str, value: int) -> None:
+    box = page.get_by_label(label, exact=True)
+    box.fill(str(value))
+    box.press("Enter")
+
+
+def test_changed_inputs_go_into_the_address_and_the_link_reproduces_them(
+    app_server: AppServer, browser: object
+) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    page.set_default_timeout(60_000)
+    page.goto(app_server.url + LINK)
+    page.get_by_role("heading", name="Explore").wait_for()
+    page.get_by_text(_tpot_text(Setup()), exact=True).first.wait_for()
+    _set_number(page, "Batch", 16)
+    page.wait_for_url(re.compile(r"batch=16"))
+    _set_number(page, "Output tokens", 500)
+    page.wait_for_url(re.compile(r"output=500"))
+    changed = Setup(batch=16, output=500)
+    page.get_by_text(_tpot_text(changed), exact=True).first.wait_for()
+    link = page.url
+    page.close()
+
+    fresh = browser.new_page(viewport={"width": 1400, "height": 1600})
+    fresh.set_default_timeout(60_000)
+    fresh.goto(link)  # another tab, another session: only the address carries the setup
+    fresh.get_by_text(_tpot_text(changed), exact=True).first.wait_for()
+    expect(fresh.get_by_label("Batch", exact=True)).to_have_value("16")  # the box settles after the run
+    fresh.close()

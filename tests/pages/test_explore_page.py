@@ -1,0 +1,121 @@
+"""AppTest of Explore: the address sets the setup, and every figure on the page is the estimator's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from question_bank import load_hardware, load_models
+from tests.ui.explore_expected import direct_figures
+from ui import state_keys as keys
+from ui.explore_figures import Setup, compute_figures
+from ui.explore_text import figure_text
+
+ADDRESS = {"model": "llama2_70b", "gpu": "h100_sxm", "chips": "2", "weights": "int8", "kv": "fp8",
+           "batch": "8", "prompt": "2000", "output": "300"}  # fmt: skip
+SETUP = Setup(
+    model="llama2_70b", gpu="h100_sxm", chips=2, weights="int8", kv="fp8", batch=8, prompt=2000, output=300
+)
+
+
+def page(db: Path, address: dict[str, str]) -> AppTest:
+    at = AppTest.from_file("../../app.py", default_timeout=60)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.query_params.update(address)
+    at.switch_page("pages/explore.py")
+    return at.run()
+
+
+@pytest.fixture(scope="module")
+def at(tmp_path_factory: pytest.TempPathFactory) -> AppTest:
+    return page(tmp_path_factory.mktemp("explore") / "progress.db", ADDRESS)
+
+
+def _shown(at: AppTest) -> dict[str, str]:
+    # An expander reads "label: **figure**".
+    return {
+        label: shown.removesuffix("**")
+        for label, _, shown in (e.label.partition(": **") for e in at.expander)
+        if shown
+    }
+
+
+def test_the_address_sets_every_input(at: AppTest) -> None:
+    assert not at.exception
+    assert at.selectbox(key=keys.EXPLORE_MODEL).value == "llama2_70b"
+    assert at.selectbox(key=keys.EXPLORE_GPU).value == "h100_sxm"
+    assert at.selectbox(key=keys.EXPLORE_WEIGHTS).value == "int8"
+    assert at.selectbox(key=keys.EXPLORE_KV).value == "fp8"
+    boxes = (keys.EXPLORE_CHIPS, keys.EXPLORE_BATCH, keys.EXPLORE_PROMPT, keys.EXPLORE_OUTPUT)
+    assert [at.number_input(key=k).value for k in boxes] == [2, 8, 2000, 300]
+
+
+def test_every_figure_shown_is_the_estimators_called_directly(at: AppTest) -> None:
+    shown = _shown(at)
+    figures = compute_figures(SETUP, models=load_models(), hardware=load_hardware())
+    expected = direct_figures(SETUP)
+    assert len(shown) == len(expected)
+    for key, value in expected.items():
+        figure = figures.figures[key]
+        assert figure.value == pytest.approx(value, rel=1e-12), key
+        assert shown[figure.label] == figure_text(figure), key
+
+
+def test_a_changed_input_is_written_back_to_the_address(at: AppTest) -> None:
+    at.number_input(key=keys.EXPLORE_BATCH).set_value(32).run()
+    assert not at.exception
+    assert at.query_params["batch"] in ("32", ["32"])
+    figures = compute_figures(
+        Setup(**{**SETUP.__dict__, "batch": 32}), models=load_models(), hardware=load_hardware()
+    )
+    assert _shown(at)[figures.figures["tpot"].label] == figure_text(figures.figures["tpot"])
+
+
+def test_bad_values_are_named_and_the_page_draws_with_the_defaults(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", {"model": "gpt9", "batch": "²", "weights": "fp64"})
+    assert not at.exception
+    notices = " ".join(i.value for i in at.info)
+    assert "`model` (`gpt9`)" in notices and "`batch` (`²`)" in notices and "`weights` (`fp64`)" in notices
+    default = compute_figures(Setup(), models=load_models(), hardware=load_hardware())
+    assert _shown(at)["Weights per chip"] == figure_text(default.figures["weights_per_chip"])
+
+
+def test_an_unrealistic_setup_is_warned_about(tmp_path: Path) -> None:
+    at = page(
+        tmp_path / "p.db", {"model": "llama2_70b", "gpu": "a100_40gb_sxm", "chips": "3", "prompt": "5000"}
+    )
+    warnings = " ".join(w.value for w in at.warning)
+    assert "beyond Llama-2-70B's 4,096" in warnings and "split over 3 chips" in warnings
+    assert at.error and "does not fit" in at.error[0].value
+
+
+def test_side_by_side_gives_the_ratio_of_each_figure(at: AppTest) -> None:
+    at.toggle(key=keys.EXPLORE_COMPARE).set_value(True).run()
+    at.selectbox(key=keys.EXPLORE_B_WEIGHTS).set_value("bf16").run()
+    assert not at.exception
+    table = next(m.value for m in at.markdown if m.value.startswith("| figure | this setup"))
+    weights_row = next(line for line in table.splitlines() if line.startswith("| Weights per chip"))
+    assert weights_row.endswith("| 2× |")
+
+
+def test_custom_figures_give_the_estimators_figures_for_that_shape(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", {})
+    at.selectbox(key=keys.EXPLORE_MODEL).set_value("custom").run()
+    at.number_input(key=keys.EXPLORE_CUSTOM_PREFIX + "n_params").set_value(20_000_000_000).run()
+    at.number_input(key=keys.EXPLORE_CUSTOM_PREFIX + "n_kv_heads").set_value(8).run()
+    assert not at.exception
+    shown = _shown(at)
+    assert shown["Weights per chip"].startswith("40 GB")
+    kv_per_token = 2 * 40 * 8 * 128 * 2  # layers, KV heads and head dim start at Llama-2-13B's
+    assert shown["KV cache per token"].endswith(f"({kv_per_token // 1024} KiB)")
+    assert "model" not in at.query_params  # the address holds presets only
+
+
+def test_a_price_adds_the_cost_per_million_tokens(tmp_path: Path) -> None:
+    at = page(tmp_path / "p.db", ADDRESS)
+    at.number_input(key=keys.EXPLORE_PRICE).set_value(2.5).run()
+    assert not at.exception
+    expected = direct_figures(Setup(**{**SETUP.__dict__, "price_per_chip_hour": 2.5}))["cost_per_million"]
+    assert _shown(at)["Cost per million tokens ($)"] == f"${expected:,.3g}"
