@@ -21,7 +21,11 @@ TYPED = (
     "Element-wise ops are memory-bound: their time is the bytes moved over the bandwidth. Run unfused, "
     "each kernel writes the intermediate back to HBM and reads it again. Fusion also reduces FLOPs."
 )
-CHECKS_SHOWN = ("Found: “memory-bound”", "Misconception: fusion reduces FLOPs", "Suggested rating: Again")
+CHECKS_SHOWN = (
+    "You wrote: “Fusion also reduces FLOPs”",
+    "Misconception: fusion reduces FLOPs",
+    "Suggested rating: Again",
+)
 
 
 def test_typed_explanation_is_checked_and_stored(
@@ -37,7 +41,7 @@ def test_typed_explanation_is_checked_and_stored(
         page.get_by_text("Write it as you would say it").wait_for()
         page.get_by_label("Your explanation (optional)").fill(TYPED)
         page.get_by_role("button", name="Check my explanation").click()
-        page.get_by_text("2 of 4 found").wait_for()
+        page.get_by_text("2 of 4 made").wait_for()
         # The checks arrive one element after another: each is awaited, then found exactly once.
         for line in CHECKS_SHOWN:
             expect(page.get_by_text(line)).to_have_count(1, timeout=30_000)
