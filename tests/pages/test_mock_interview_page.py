@@ -401,3 +401,15 @@ def test_the_last_minute_reminds_to_save_a_written_answer(
     clock.now += timedelta(seconds=65)
     at.run()
     assert any("Under a minute left" in w.value for w in at.warning) is reminded
+
+
+def test_the_start_question_reads_as_written_for_the_chosen_length(db: Path, clock: FakeClock) -> None:
+    at = _page(db, clock)
+    at.radio(key=keys.MOCK_DURATION).set_value("custom").run()
+    at.number_input(key=keys.MOCK_CUSTOM_MINUTES).set_value(8.0).run()
+    at.number_input(key=keys.MOCK_N_PROBLEMS).set_value(1).run()
+    at.button(key=keys.MOCK_START).click().run()
+    assert not at.exception
+    assert at.warning[0].value.startswith("Start an 8-minute mock with 1 problem?")
+    # Minutes as people write them ("8"), not "8.00".
+    assert at.number_input(key=keys.MOCK_CUSTOM_MINUTES).proto.format == "%g"
