@@ -24,7 +24,7 @@ SINGULAR: dict[str, str] = {
     for word in (
         "byte", "sequence", "token", "user", "step", "layer", "GPU", "chip", "request", "head",
         "element", "expert", "op", "parameter", "round", "kernel", "card", "minute", "second", "day",
-        "question", "problem", "answer", "item", "review", "mock", "draft", "time",
+        "question", "problem", "answer", "item", "review", "mock", "draft", "time", "point",
     )
 }  # fmt: skip
 
