@@ -214,9 +214,17 @@ def _label_place(point: Placed, x: float, y: float, taken: Sequence[Box]) -> tup
     return first
 
 
-def _label(point: Placed, left: float, baseline: float) -> str:
+def _anchored(left: float, content: str, *, x: float) -> tuple[float, str]:
+    """Where to anchor a text placed by its phone-size box at ``left``: a text left of ``x`` ends where
+    its box ends, so that at the smaller desktop size it still sits beside the point or line."""
+    right = left + _CHAR_WIDTH * len(content)
+    return (right, "end") if right <= x else (left, "start")
+
+
+def _label(point: Placed, left: float, baseline: float, *, x: float) -> str:
     """The point's name at its place, in the point's colour."""
-    return _text(left, baseline, point.label, cls="label", style=f"fill:{MARKS[point.role][0]}")
+    at, anchor = _anchored(left, point.label, x=x)
+    return _text(at, baseline, point.label, anchor=anchor, cls="label", style=f"fill:{MARKS[point.role][0]}")
 
 
 def _mark_box(x: float, y: float) -> Box:
@@ -291,7 +299,8 @@ def roofline_svg(
     ridge_leftward = ridge > 10 ** ((x_lo + x_hi) / 2)
     ridge_left = rx - 5 - ridge_width if ridge_leftward else rx + 5
     ridge_left = min(max(ridge_left, _LEFT + 2), _RIGHT - 2 - ridge_width)
-    parts.append(_text(ridge_left, _BOTTOM - 5, ridge_text, cls="ridge"))
+    ridge_at, ridge_anchor = _anchored(ridge_left, ridge_text, x=rx)
+    parts.append(_text(ridge_at, _BOTTOM - 5, ridge_text, anchor=ridge_anchor, cls="ridge"))
     placed = placed_points(points, ridge=ridge, lo_decade=x_lo, hi_decade=x_hi)
     at = [(point, sx(point.arithmetic_intensity), sy(point.flops_per_s)) for point in placed]
     taken = [text_box(ridge_left, _BOTTOM - 5, ridge_text), *(_mark_box(x, y) for _, x, y in at)]
@@ -300,7 +309,7 @@ def roofline_svg(
     for point, x, y in at:
         left, baseline = _label_place(point, x, y, taken)
         taken.append(text_box(left, baseline, point.label))
-        parts.append(_label(point, left, baseline))
+        parts.append(_label(point, left, baseline, x=x))
     parts.append("</svg>")
     return "".join(parts)
 

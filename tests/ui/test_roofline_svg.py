@@ -172,9 +172,9 @@ def _label_boxes(svg: str, size: str) -> list[tuple[str, float, float, float, fl
     for element in parse(svg).iter(f"{NS}text"):
         if element.get("class") not in ("label", "ridge"):
             continue
-        left, baseline, content = float(element.get("x")), float(element.get("y")), element.text or ""
-        assert element.get("text-anchor") == "start", content  # a box is measured from its left edge
-        right = left + char * len(content)
+        at, baseline, content = float(element.get("x")), float(element.get("y")), element.text or ""
+        width = char * len(content)
+        left, right = (at - width, at) if element.get("text-anchor") == "end" else (at, at + width)
         boxes.append((content, left, baseline - 0.8 * font, right, baseline + 0.25 * font))
     return boxes
 
