@@ -195,21 +195,21 @@ def _label_place(point: Placed, x: float, y: float, taken: Sequence[Box]) -> tup
     width = _CHAR_WIDTH * len(point.label)
     sides = [x - 8 - width, x + 8] if point.leftward else [x + 8, x - 8 - width]
     first: tuple[float, float] | None = None
-    # Its own side of the roof first, row by row away from the point; then, low in the plot or high
-    # under the roof where that side is full, the other.
-    sides_of_roof = (point.above, not point.above)
-    rows = [(above, row) for above in sides_of_roof for row in range(point.row, point.row + _ROWS)]
-    for above, row in rows:
+    # Its own side (under the slope: below and to the right, where nothing is drawn) row by row first,
+    # then the other side of the point, then the other side of the roof.
+    rows = range(point.row, point.row + _ROWS)
+    roof_sides = (point.above, not point.above)
+    places = [(above, side, row) for above in roof_sides for side in sides for row in rows]
+    for above, side, row in places:
         step = 8 + _ROW_STEP * row
         baseline = y - step - 2 if above else y + step + 0.8 * _PHONE_FONT
-        for side in sides:
-            left = min(max(side, _LEFT + 2), _RIGHT - 2 - width)
-            box = text_box(left, baseline, point.label)
-            inside = box.top >= _PLOT.top and box.bottom <= _PLOT.bottom + 0.25 * _PHONE_FONT
-            if first is None:
-                first = (left, baseline)
-            if inside and not any(box.overlaps(other) for other in taken):
-                return left, baseline
+        left = min(max(side, _LEFT + 2), _RIGHT - 2 - width)
+        box = text_box(left, baseline, point.label)
+        inside = box.top >= _PLOT.top and box.bottom <= _PLOT.bottom + 0.25 * _PHONE_FONT
+        if first is None:
+            first = (left, baseline)
+        if inside and not any(box.overlaps(other) for other in taken):
+            return left, baseline
     assert first is not None
     return first
 
