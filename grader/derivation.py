@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 
 class StepDict(TypedDict):
@@ -25,6 +25,7 @@ class StepDict(TypedDict):
     substituted: str
     value: float
     unit: str
+    shown: NotRequired[str]
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,9 @@ class Step:
     """One line of a worked derivation.
 
     ``unit`` is the SI unit symbol of ``value`` (``B``, ``s``, ``FLOP``, ``FLOP/s``, ``B/s``,
-    ``FLOP/B``, ``B/token``, ``tokens`` or ``""`` for a pure number).
+    ``FLOP/B``, ``B/token``, ``tokens``, ``%`` for a fraction shown as a percentage, or ``""`` for a
+    pure number). ``shown``, when set, is the result in words, written instead of the value (a
+    comparison's "yes", a carried answer with its exact value beside it).
     """
 
     label: str
@@ -40,15 +43,19 @@ class Step:
     substituted: str
     value: float
     unit: str
+    shown: str = ""
 
     def to_dict(self) -> StepDict:
-        return StepDict(
+        data = StepDict(
             label=self.label,
             formula=self.formula,
             substituted=self.substituted,
             value=self.value,
             unit=self.unit,
         )
+        if self.shown:
+            data["shown"] = self.shown
+        return data
 
     @staticmethod
     def from_dict(data: StepDict) -> Step:
@@ -58,6 +65,7 @@ class Step:
             substituted=data["substituted"],
             value=float(data["value"]),
             unit=data["unit"],
+            shown=data.get("shown", ""),
         )
 
 
@@ -93,7 +101,8 @@ _FIGURES = 4
 
 def num(value: float) -> str:
     """A plain number inside a substituted formula: exact integers below a million (``4,096``), larger
-    ones with an SI prefix (``13.02 G``), others to 4 significant figures."""
+    ones with an SI prefix (``13.02 G``), others to 4 significant figures, never in e-notation
+    (``447,283``, ``3.2 × 10⁻⁵``)."""
     if value == 0 or not _finite(value):
         return _num(value)
     return _cached_num(value)
@@ -104,7 +113,15 @@ def _num(value: float) -> str:
         return f"{int(value):,}"
     if abs(value) >= 1e6:
         return qty(value, "")
+    if abs(value) >= 1e4:
+        return f"{value:,.0f}"
+    if abs(value) < 1e-4:
+        mantissa, exponent = f"{value:.3e}".split("e")
+        return f"{float(mantissa):g} × 10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
     return f"{value:.4g}"
+
+
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def qty(value: float, unit: str, *, sig_figs: int = _FIGURES) -> str:

@@ -16,11 +16,12 @@ from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from grader.derivation import Step, recording
+from grader.derivation import Step, num, recording
+from grader.derivation_text import is_binary
 from grader.estimator import FUNCTIONS
 from grader.grading import grade
 from grader.problem import Kind, Problem
-from grader.units import base_units, format_quantity, unit_symbol
+from grader.units import base_units, format_quantity, readable, unit_symbol
 from grader.verdict import Verdict, VerdictStatus
 
 
@@ -151,14 +152,18 @@ def _used(carries: Sequence[Carry], earlier: Mapping[int, float]) -> tuple[Carry
 
 
 def _entry_step(carry: Carry, value: float) -> Step:
-    """The derivation line that says where a carried value entered."""
+    """The derivation line that says where a carried value entered: the user's figure and the exact
+    one, in the earlier step's own unit family (the names calls use stay out of what is shown)."""
+    binary = is_binary(carry.unit)
+    unit = unit_symbol(base_units(carry.unit)) if carry.unit else ""
+    yours, exact = (readable(v, unit, binary=binary) if unit else num(v) for v in (value, carry.exact))
     return Step(
         label=f"Carried from your step {carry.step}",
-        formula=f"{carry.name} = your answer to step {carry.step}",
-        substituted=f"{format_quantity(value, carry.unit)} "
-        f"(exact: {format_quantity(carry.exact, carry.unit)})",
+        formula=f"your answer to step {carry.step}",
+        substituted="",
         value=value,
-        unit=unit_symbol(base_units(carry.unit)) if carry.unit else "",
+        unit=unit,
+        shown=f"{yours} (exact: {exact})",
     )
 
 
@@ -211,13 +216,7 @@ def _carried_choice(
     right = decision.below if lhs < rhs else decision.otherwise
     if not used or right == (decision.below if decision.lhs < decision.rhs else decision.otherwise):
         return problem, ()  # the user's values lead to the same option: nothing to carry
-    comparison = Step(
-        label="Decided on your values",
-        formula=f"{decision.lhs_step or 'lhs'} < {decision.rhs_step or 'rhs'}",
-        substituted=f"{lhs:.4g} < {rhs:.4g}: {'yes' if lhs < rhs else 'no'}",
-        value=float(lhs < rhs),
-        unit="",
-    )
+    comparison = _comparison_step(decision, lhs=lhs, rhs=rhs)
     carried = replace(
         problem,
         choices=tuple(replace(choice, correct=choice.text == right) for choice in problem.choices),
@@ -225,6 +224,28 @@ def _carried_choice(
         carried_steps=tuple(carry.step for carry in used),
     )
     return carried, carried.carried_steps
+
+
+def _comparison_step(decision: Decision, *, lhs: float, rhs: float) -> Step:
+    """The line that decides a choice on the user's values: each side named by its step, in its unit."""
+    numbers = {carry.name: carry.step for carry in decision.carries}
+    units = {carry.name: carry.unit for carry in decision.carries}
+    # A side that is no earlier step is a drawn figure in the other side's unit (both sides compare).
+    unit = units.get(decision.lhs_step) or units.get(decision.rhs_step, "")
+
+    def side(step_name: str, value: float) -> tuple[str, str]:
+        shown = format_quantity(value, units.get(step_name) or unit) if unit else num(value)
+        return (f"your step {numbers[step_name]}" if step_name in numbers else shown), shown
+
+    (lhs_name, lhs_shown), (rhs_name, rhs_shown) = side(decision.lhs_step, lhs), side(decision.rhs_step, rhs)
+    return Step(
+        label="Decided on your values",
+        formula=f"{lhs_name} < {rhs_name}",
+        substituted=f"{lhs_shown} < {rhs_shown}",
+        value=float(lhs < rhs),
+        unit="",
+        shown="yes" if lhs < rhs else "no",
+    )
 
 
 def _steps_words(steps: Sequence[int]) -> str:

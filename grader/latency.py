@@ -238,7 +238,7 @@ def memory_bandwidth_utilization(
         "achieved bandwidth / peak bandwidth",
         f"{qty(achieved, 'B/s')} / {qty(mem_bandwidth, 'B/s')}",
         achieved / mem_bandwidth,
-        "",
+        "%",  # a fraction, shown as the percentage serving teams quote
     )
 
 
@@ -261,9 +261,9 @@ def model_flops_utilization(
     return step(
         "Model FLOPs utilization (MFU)",
         "achieved FLOP/s / (peak · chips)",
-        f"{num(achieved)} / ({num(peak_flops)} · {num(n_chips)})",
+        f"{qty(achieved, 'FLOP/s')} / ({qty(peak_flops, 'FLOP/s')} · {num(n_chips)})",
         achieved / (peak_flops * n_chips),
-        "",
+        "%",  # a fraction, shown as a percentage
     )
 
 
@@ -276,7 +276,7 @@ def relative_margin(*, value: float, threshold: float) -> float:
     return step(
         "Distance from the threshold",
         "|value − threshold| / threshold",
-        f"|{value:.4g} − {threshold:.4g}| / {threshold:.4g}",
+        f"|{num(value)} − {num(threshold)}| / {num(threshold)}",
         abs(value - threshold) / threshold,
-        "",
+        "%",  # a fraction of the threshold, shown as a percentage
     )

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from grader.diagnosis import slip_label
+from grader.wording import counted
 from progress.mock_config import MockConfig
 from progress.mock_debrief import Debrief, Outcome, Result, answer_heading, exact_answer_text, response_text
 
@@ -145,9 +146,15 @@ def scorecard_markdown(
     ]
     for o in debrief.outcomes:
         title = problem_title(o.problem)
+        yours, exact = typed_answer(o.problem, o.response), exact_of(o)
+        if o.problem.key_points:
+            # A written explanation and its key points are paragraphs: they are laid out in full in the
+            # problem's own section below, so this row stays one line a reader can scan.
+            yours = "written answer, in full below" if o.response and o.response.strip() else yours
+            exact = f"{counted(len(o.problem.key_points), 'key points')}, listed below"
         lines.append(
-            f"| {o.position + 1} | {cell(title)} | {cell(typed_answer(o.problem, o.response))} "
-            f"| {cell(exact_of(o))} | {result_word(o)} | {cell(slip_label(o.slip) if o.slip else '')} "
+            f"| {o.position + 1} | {cell(title)} | {cell(yours)} "
+            f"| {cell(exact)} | {result_word(o)} | {cell(slip_label(o.slip) if o.slip else '')} "
             f"| {minutes_seconds(o.time_spent_s)} |"
         )
     slipped = [o for o in debrief.outcomes if o.slip and not o.correct and o.verdict is not None]
@@ -158,24 +165,29 @@ def scorecard_markdown(
             for o in slipped
         ]
     lines += ["", "## Each problem", ""]
+    set_up: set[tuple[str, int]] = set()  # the scenarios whose setup is already written
     for o in debrief.outcomes:
+        scenario = (o.problem.template_id, o.problem.seed)
+        setup = getattr(o.problem, "setup", "") if scenario not in set_up else ""
+        if setup:
+            set_up.add(scenario)
         lines += _problem_section(
-            o, exact=exact_of(o), derivation=derivation_text(o) if derivation_text else ""
+            o, exact=exact_of(o), derivation=derivation_text(o) if derivation_text else "", setup=setup
         )
     return "\n".join(lines) + "\n"
 
 
-def _problem_section(outcome: Outcome, *, exact: str, derivation: str) -> list[str]:
+def _problem_section(outcome: Outcome, *, exact: str, derivation: str, setup: str = "") -> list[str]:
+    """A problem in full; ``setup`` is a scenario's, written before the first of its steps asked."""
     problem = outcome.problem
     title = problem_title(problem)
-    setup = getattr(problem, "setup", "") if getattr(problem, "step", None) == 1 else ""
     lines = [
         f"### {outcome.position + 1}. {title}: {result_word(outcome)}",
         "",
         *([setup.strip(), ""] if setup else []),
         problem.prompt.strip(),
         "",
-        f"- **Your answer:** {typed_answer(problem, outcome.response)}",
+        *_answer_lines(problem, outcome.response),
     ]
     made = list((outcome.explanation or {}).get("made", []))
     if problem.key_points and len(made) == len(problem.key_points):
@@ -195,6 +207,18 @@ def _problem_section(outcome: Outcome, *, exact: str, derivation: str) -> list[s
     if derivation:
         lines += ["", derivation]
     return [*lines, ""]
+
+
+def _answer_lines(problem: Any, response: str | None) -> list[str]:
+    """The user's answer as list lines: a figure or option on one line, a written explanation as a
+    quote under it, paragraph by paragraph."""
+    text = response_text(problem, response)
+    if not problem.key_points or not (response and response.strip()):
+        return [f"- **Your answer:** {typed_answer(problem, response)}"]
+    # What was typed stays inert as Markdown: each paragraph a code span, quoted.
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    quoted = [line for p in paragraphs for line in (f"  > {code_span(p)}", "  >")][:-1]
+    return ["- **Your answer:**", "", *quoted, ""]
 
 
 def zone_name(moment: datetime, zone: tzinfo) -> str:

@@ -153,10 +153,10 @@ def _inline_html(text: str) -> str:
 
 
 def _list_html(items: Iterable[str], *, ordered: bool = False) -> str:
-    # Options are numbered from 0, as the app numbers them.
-    tag, start = ("ol", ' start="0"') if ordered else ("ul", "")
+    # Options are numbered from 1, as people count them and as the app's number keys pick them.
+    tag = "ol" if ordered else "ul"
     inner = "".join(f"<li>{_inline_html(item)}</li>" for item in items)
-    return f"<{tag}{start}>{inner}</{tag}>" if inner else ""
+    return f"<{tag}>{inner}</{tag}>" if inner else ""
 
 
 def _numeric_fields(problem: Problem) -> dict[str, str]:
@@ -170,7 +170,12 @@ def _numeric_fields(problem: Problem) -> dict[str, str]:
     if verdict.accepted_range is not None:
         low, high = verdict.accepted_range
         unit = f" {problem.unit}" if problem.unit else ""
-        accepted = html.escape(f"{low:.4g} to {high:.4g}{unit}")
+        # Anki's type-in compares text letter by letter, so "2.17 ms" for 2.167 ms shows as a mismatch;
+        # the card says that the range decides, as the app grades.
+        accepted = html.escape(
+            f"{low:.4g} to {high:.4g}{unit}. This range decides: an answer inside it is right, "
+            "even where the typed comparison above shows a mismatch."
+        )
     return {
         "TypeAnswer": html.escape(exact),
         "Answer": f"<b>{html.escape(exact)}</b>",
@@ -180,7 +185,7 @@ def _numeric_fields(problem: Problem) -> dict[str, str]:
 
 def _choice_fields(problem: Problem) -> dict[str, str]:
     options = _list_html((c.text for c in problem.choices), ordered=True)
-    right = [(i, c) for i, c in enumerate(problem.choices) if c.correct]
+    right = [(i, c) for i, c in enumerate(problem.choices, start=1) if c.correct]
     answer = "".join(f"<p><b>{i}. {_inline_html(c.text)}</b></p>" for i, c in right)
     why = _list_html(f"{c.text}: {c.explanation}" for c in problem.choices if c.explanation)
     return {"Options": options, "Answer": answer + why}

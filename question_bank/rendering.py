@@ -5,6 +5,12 @@ bar: ``{gpu.mem_bandwidth|TB/s}`` renders the SI value in TB/s ("1.555 TB/s"). N
 no format specs, no indexing, no calls. ``{{`` and ``}}`` stand for literal braces. Without a
 unit, integers render with thousands separators and other numbers with 4 significant figures;
 a preset renders as its ``name``, a dtype as its name.
+
+A figure shown in a prefixed unit that it has outgrown (``4,608 KiB``) or not reached (``0.005 ms``)
+takes the prefix that keeps it between 1 and 1,000 instead (``4.5 MiB``, ``5 µs``), in the same
+family (binary stays binary). The words around a placeholder agree with what it rendered as: the
+article before it (``an NVIDIA L4``), the noun after a count of one (``1 sequence``), and a name
+that ends in its own parenthesis shares the one that follows (``TPU v5e (per chip; 197 TFLOP/s)``).
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from grader.units import format_quantity
+from grader.derivation_text import is_binary
+from grader.units import base_units, format_quantity, readable, to_display, unit_symbol
+from grader.wording import SINGULAR, indefinite_article
 
 _TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _GRAMMAR = re.compile(
@@ -70,21 +78,58 @@ def parse(text: str) -> list[Placeholder | BadPlaceholder]:
 
 
 def render(text: str, value_of: Callable[[Placeholder], str]) -> str:
-    """``text`` with each placeholder replaced by ``value_of(placeholder)`` and ``{{``/``}}`` unescaped.
+    """``text`` with each placeholder replaced by ``value_of(placeholder)`` and ``{{``/``}}`` unescaped,
+    the words around each placeholder agreeing with its value (see the module docstring).
 
     The text must have been checked with :func:`parse` (no :class:`BadPlaceholder`).
     """
-
-    def replace(match: re.Match[str]) -> str:
+    # Literal text and rendered values alternate: pieces[0], pieces[2]... are literal.
+    pieces: list[str] = []
+    literal: list[str] = []
+    position = 0
+    for match in _TOKEN.finditer(text):
+        literal.append(text[position : match.start()])
+        position = match.end()
         token = match.group(0)
         if token in ("{{", "}}"):
-            return token[0]
+            literal.append(token[0])
+            continue
         parsed = parse(token)[0]
         if isinstance(parsed, BadPlaceholder):
             raise ValueError(f"malformed placeholder {token!r}")
-        return value_of(parsed)
+        pieces += ["".join(literal), value_of(parsed)]
+        literal = []
+    literal.append(text[position:])
+    pieces.append("".join(literal))
+    for index in range(1, len(pieces), 2):
+        _agree(pieces, index)
+    return "".join(pieces)
 
-    return _TOKEN.sub(replace, text)
+
+_ARTICLE_BEFORE = re.compile(r"(?:(?<=\s)|^)(an?|An?)(\s+[*_]*)$")
+_NOUN_AFTER = re.compile(r"^([*_]*\s+)([A-Za-z]+)\b")
+_OWN_PARENTHESIS = re.compile(r"^(.*\S) \(([^()]*)\)$")
+_PARENTHESIS_AFTER = re.compile(r"^([*_]*)\s+\(")
+
+
+def _agree(pieces: list[str], index: int) -> None:
+    """Make the literal pieces around the value ``pieces[index]`` agree with it (in place)."""
+    value = pieces[index]
+    before, after = pieces[index - 1], pieces[index + 1]
+    own, following = _OWN_PARENTHESIS.match(value), _PARENTHESIS_AFTER.match(after)
+    if own and following:
+        value = own.group(1)
+        after = f"{following.group(1)} ({own.group(2)}; {after[following.end() :]}"
+    article = _ARTICLE_BEFORE.search(before)
+    if article:
+        wanted = indefinite_article(value)
+        if article.group(1)[0] == "A":
+            wanted = wanted.capitalize()
+        before = before[: article.start()] + wanted + article.group(2)
+    noun = _NOUN_AFTER.match(after)
+    if noun and value.strip("*_ ") == "1" and noun.group(2) in SINGULAR:
+        after = noun.group(1) + SINGULAR[noun.group(2)] + after[noun.end() :]
+    pieces[index - 1], pieces[index], pieces[index + 1] = before, value, after
 
 
 def plain_number(value: float) -> str:
@@ -98,10 +143,22 @@ def plain_number(value: float) -> str:
 def format_value(value: Any, unit: str | None) -> str:
     """How a parameter value appears in a prompt (see the module docstring); ``value`` is SI."""
     if unit is not None:
-        return format_quantity(float(value), unit)
+        return _in_range(float(value), unit)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
         return plain_number(value)
     name = getattr(value, "name", None)
     return str(name) if isinstance(name, str) else str(value)
+
+
+def _in_range(value_si: float, unit: str) -> str:
+    """``value_si`` in ``unit``, or in the prefix of its family that keeps the figure from 1 to 1,000."""
+    shown = abs(to_display(value_si, unit))
+    if value_si == 0 or 1 <= shown < 1000:
+        return format_quantity(value_si, unit)
+    try:
+        base = unit_symbol(base_units(unit))
+    except Exception:  # a unit pint does not know (a user's bank): keep the author's
+        return format_quantity(value_si, unit)
+    return readable(value_si, base, binary=is_binary(unit))

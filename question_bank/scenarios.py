@@ -201,7 +201,8 @@ def _shortened(
             found.append(at)
         if len(found) != len(block):
             continue
-        unit = unit_symbol(base_units(step.unit)) if step.unit else ""
+        # A percentage keeps its sign; other units go to the SI unit the later lines use.
+        unit = "%" if step.unit == "%" else unit_symbol(base_units(step.unit)) if step.unit else ""
         # The later lines use decimal sizes; a step asked in binary units is named with its answer as
         # asked (512 KiB), so the reader can match it with what that step showed.
         asked = f" ({format_quantity(step.answer, step.unit)})" if is_binary(step.unit) else ""

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+from grader.wording import counted, with_article
 from progress import Store, StoreError
 from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, TWO_SCENARIOS_FROM_S, Mix, MockConfig
 from progress.mock_selection import NoCandidatesError
@@ -113,6 +114,7 @@ def show_setup(
             max_value=180.0,
             value=last.custom_minutes,
             step=0.25,
+            format="%g",  # 8, 7.5, 7.25: minutes as people write them, not "8.00"
             key=keys.MOCK_CUSTOM_MINUTES,
         )
     st.number_input(
@@ -151,12 +153,12 @@ def show_setup(
         st.button("Start", key=keys.MOCK_START, type="primary", on_click=_set_confirming, args=(True,))
         return
     config = _config(store)
-    asked = f"{config.n_problems} problems"
+    asked = counted(config.n_problems, "problems")
     if config.mix is Mix.INTERVIEW:
         scenarios = "two scenarios" if config.duration_s >= TWO_SCENARIOS_FROM_S else "a scenario"
-        asked = f"{scenarios}, then {config.n_problems} single problems"
+        asked = f"{scenarios}, then {counted(config.n_problems, 'single problems')}"
     st.warning(
-        f"Start a {config.duration_s / 60:g}-minute mock with {asked}? "
+        f"Start {with_article(f'{config.duration_s / 60:g}-minute mock')} with {asked}? "
         "The countdown starts at once and does not pause."
     )
     choice = st.container(horizontal=True)  # side by side, on a phone too

@@ -100,7 +100,8 @@ def show_outcome(
     problem = outcome.problem
     label = f"{outcome.position + 1}. {title}: {result_word(outcome)}"
     with st.expander(label, icon=_ICONS[outcome.result], expanded=not outcome.correct):
-        show_step_context(problem, setup=getattr(problem, "step", None) == 1)
+        # Every step shows its setup: each expander is read on its own, and a mock may ask a later step only.
+        show_step_context(problem, setup=True)
         st.markdown(problem.prompt)
         yours, exact, spent = st.columns(3)
         typed = typed_answer(problem, outcome.response, quote=escape_markdown)  # shown as typed

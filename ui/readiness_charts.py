@@ -16,8 +16,10 @@ from ui import vega
 
 #: At most this many weeks shown in the calendar of reviews (it starts at the week of the first review).
 CALENDAR_WEEKS = 26
+#: At least this many weeks shown, so that a new user's calendar is a block, not a thin strip on a phone.
+CALENDAR_MIN_WEEKS = 8
 #: Side of one day's square in the calendar, in pixels.
-CALENDAR_CELL_PX = 16
+CALENDAR_CELL_PX = 20
 _STATUS_COLOURS = {
     ItemStatus.NOT_STARTED.value: vega.GREY,
     ItemStatus.LEARNING.value: vega.RED,
@@ -27,18 +29,41 @@ _STATUS_COLOURS = {
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 # Charts are fitted into their height, axes and legends included: bars get this many pixels each
 # plus room for the axis (and the legend under it).
-_BAR_PX, _AXIS_PX, _LEGEND_PX = 26, 70, 60
+_BAR_PX, _AXIS_PX, _LEGEND_PX = 34, 70, 60  # a bar's row holds a two-line name
 _PERCENT_AXIS = {"format": "%"}
 
 
-_ITEM_AXIS = {"field": "item", "type": "nominal", "sort": None, "title": None, "axis": {"labelLimit": 160}}
+#: An item's name longer than this goes on two lines beside its bar, rather than being cut ("reads the wei…").
+ITEM_LABEL_CHARS = 20
+_ITEM_AXIS = {
+    "field": "item",
+    "type": "nominal",
+    "sort": None,
+    "title": None,
+    # The name's lines travel joined by a newline; Vega draws an array of strings as lines.
+    "axis": {
+        "labelLimit": 0,
+        "labelOverlap": False,
+        "labelLineHeight": 12,
+        "labelExpr": "split(datum.label, '\\n')",
+    },
+}
+
+
+def item_label(title: str) -> str:
+    """An item's name as the bar charts label it: one line, or two split at a space near the middle."""
+    if len(title) <= ITEM_LABEL_CHARS or " " not in title:
+        return title
+    spaces = [i for i, c in enumerate(title) if c == " "]
+    cut = min(spaces, key=lambda i: abs(i - len(title) / 2))
+    return f"{title[:cut]}\n{title[cut + 1 :]}"
 
 
 def readiness_per_item(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -> dict[str, Any]:
     """Horizontal bars of each item's score, coloured by status, with the ready line."""
     rows = [
         {
-            "item": titles.get(i.checklist_item, i.checklist_item),
+            "item": item_label(titles.get(i.checklist_item, i.checklist_item)),
             "score": round(i.score, 1),
             "status": i.status.value,
         }
@@ -109,11 +134,13 @@ def accuracy_over_time(points: Sequence[DailyAccuracy]) -> dict[str, Any]:
 
 
 def calendar_start(counts: Sequence[DayCount], *, today: date) -> date:
-    """The Monday the calendar starts on: the week of the first review, at most ``CALENDAR_WEEKS`` back."""
+    """The Monday the calendar starts on: the week of the first review, at most ``CALENDAR_WEEKS`` back
+    and at least ``CALENDAR_MIN_WEEKS``."""
     this_monday = today - timedelta(days=today.weekday())
     earliest = this_monday - timedelta(weeks=CALENDAR_WEEKS - 1)
+    latest = this_monday - timedelta(weeks=CALENDAR_MIN_WEEKS - 1)
     first = min((c.day for c in counts if c.count), default=today)
-    return max(earliest, first - timedelta(days=first.weekday()))
+    return max(earliest, min(latest, first - timedelta(days=first.weekday())))
 
 
 def review_calendar(counts: Sequence[DayCount], *, today: date) -> dict[str, Any]:
@@ -190,7 +217,7 @@ def time_per_answer(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -
     timed = [i for i in items if i.seconds_per_answer is not None]
     rows = [
         {
-            "item": titles.get(i.checklist_item, i.checklist_item),
+            "item": item_label(titles.get(i.checklist_item, i.checklist_item)),
             "seconds": round(i.seconds_per_answer or 0.0),
         }
         for i in timed

@@ -134,6 +134,20 @@ def _save() -> None:
     st.rerun(_PLAN)
 
 
+#: The plan table's columns: narrow (pixels, together under a phone's 358), each header explained on hover.
+PLAN_COLUMNS = {
+    "day": st.column_config.TextColumn("day", width=92),
+    "new": st.column_config.NumberColumn(
+        "new", help="New cards: question types met for the first time", width=52
+    ),
+    "reviews": st.column_config.NumberColumn("reviews", help="Scheduled reviews due that day", width=70),
+    "extra": st.column_config.NumberColumn(
+        "extra", help="Extra variants: practice without scheduling effect", width=56
+    ),
+    "min": st.column_config.NumberColumn("min", help="Minutes of practice that day", width=52),
+}
+
+
 def _show_plan(plan: Plan, settings: Settings) -> None:
     if not plan.practice_enough:
         st.error(plan.warning or "")
@@ -146,16 +160,17 @@ def _show_plan(plan: Plan, settings: Settings) -> None:
     st.caption(use_of_time(plan, settings))
     _cramming(plan, settings)
     if plan.days:
+        # Short columns, so that all five, minutes included, fit a phone's width without scrolling.
         table = pd.DataFrame(
             {
-                "day": [d.day.isoformat() for d in plan.days],
-                "new cards": [d.new_cards for d in plan.days],
+                "day": [f"{d.day:%a} {d.day.day} {d.day:%b}" for d in plan.days],
+                "new": [d.new_cards for d in plan.days],
                 "reviews": [d.reviews for d in plan.days],
-                "extra variants": [d.extra_variants for d in plan.days],
-                "minutes": [round(d.minutes) for d in plan.days],
+                "extra": [d.extra_variants for d in plan.days],
+                "min": [round(d.minutes) for d in plan.days],
             }
         )
-        st.dataframe(table, hide_index=True)
+        st.dataframe(table, hide_index=True, column_config=PLAN_COLUMNS)
 
 
 def _span(low: int, high: int) -> str:

@@ -156,19 +156,79 @@ def _mark(x: float, y: float, role: Role) -> str:
     return f'<polygon points="{" ".join(f"{a:.1f},{b:.1f}" for a, b in corners)}" fill="{colour}"/>'
 
 
-def _label(point: Placed, x: float, y: float) -> str:
-    """The point's name beside it in its colour: turned to the other side where it would leave the
-    picture, and kept inside it where it fits on neither side."""
+@dataclass(frozen=True)
+class Box:
+    """Where a text sits in picture units: its left, top, right and bottom edges."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def overlaps(self, other: Box, *, gap: float = 1.0) -> bool:
+        """Whether the two boxes come closer than ``gap`` (the picture rounds positions to 0.1)."""
+        return not (
+            self.right + gap <= other.left
+            or other.right + gap <= self.left
+            or self.bottom + gap <= other.top
+            or other.bottom + gap <= self.top
+        )
+
+
+def text_box(left: float, baseline: float, content: str) -> Box:
+    """The box a label takes at its larger (phone) size, which holds its desktop size too: both start
+    at ``left`` on the same baseline."""
+    right = left + _CHAR_WIDTH * len(content)
+    return Box(left, baseline - 0.8 * _PHONE_FONT, right, baseline + 0.25 * _PHONE_FONT)
+
+
+_PLOT = Box(_LEFT, _TOP, _RIGHT, _BOTTOM)
+# Rows a label may move to, away from its point, before it gives up on keeping clear of the others.
+_ROWS = 6
+_ROW_STEP = 0.8 * _PHONE_FONT + 0.25 * _PHONE_FONT + 2
+
+
+def _label_place(point: Placed, x: float, y: float, taken: Sequence[Box]) -> tuple[float, float]:
+    """Where the point's name goes (left edge, baseline): beside it on its side of the roof, the nearest
+    row and side that keeps the name inside the plot and clear of every name and mark already drawn
+    (the boxes in ``taken``)."""
     width = _CHAR_WIDTH * len(point.label)
-    left = x - 6 - width if point.leftward else x + 8
-    if point.leftward and left < 0:
-        left = x + 8
-    elif not point.leftward and left + width > WIDTH:
-        left = x - 6 - width
-    left = min(max(left, 0.0), max(WIDTH - width, 0.0))
-    step = 8 + 16 * point.row
-    dy = -step - 2 if point.above else step + _FONT
-    return _text(left, y + dy, point.label, cls="label", style=f"fill:{MARKS[point.role][0]}")
+    sides = [x - 8 - width, x + 8] if point.leftward else [x + 8, x - 8 - width]
+    first: tuple[float, float] | None = None
+    # Its own side (under the slope: below and to the right, where nothing is drawn) row by row first,
+    # then the other side of the point, then the other side of the roof.
+    rows = range(point.row, point.row + _ROWS)
+    roof_sides = (point.above, not point.above)
+    places = [(above, side, row) for above in roof_sides for side in sides for row in rows]
+    for above, side, row in places:
+        step = 8 + _ROW_STEP * row
+        baseline = y - step - 2 if above else y + step + 0.8 * _PHONE_FONT
+        left = min(max(side, _LEFT + 2), _RIGHT - 2 - width)
+        box = text_box(left, baseline, point.label)
+        inside = box.top >= _PLOT.top and box.bottom <= _PLOT.bottom + 0.25 * _PHONE_FONT
+        if first is None:
+            first = (left, baseline)
+        if inside and not any(box.overlaps(other) for other in taken):
+            return left, baseline
+    assert first is not None
+    return first
+
+
+def _anchored(left: float, content: str, *, x: float) -> tuple[float, str]:
+    """Where to anchor a text placed by its phone-size box at ``left``: a text left of ``x`` ends where
+    its box ends, so that at the smaller desktop size it still sits beside the point or line."""
+    right = left + _CHAR_WIDTH * len(content)
+    return (right, "end") if right <= x else (left, "start")
+
+
+def _label(point: Placed, left: float, baseline: float, *, x: float) -> str:
+    """The point's name at its place, in the point's colour."""
+    at, anchor = _anchored(left, point.label, x=x)
+    return _text(at, baseline, point.label, anchor=anchor, cls="label", style=f"fill:{MARKS[point.role][0]}")
+
+
+def _mark_box(x: float, y: float) -> Box:
+    return Box(x - 8, y - 8, x + 8, y + 8)
 
 
 def roofline_svg(
@@ -233,18 +293,23 @@ def roofline_svg(
         f'<line x1="{rx:.1f}" y1="{_BOTTOM}" x2="{rx:.1f}" y2="{ry:.1f}" stroke="{_INK}" '
         'stroke-dasharray="4 4"/>'
     )
+    # The ridge's label beside its line, kept inside the plot (never across the FLOP/s axis).
+    ridge_text = f"ridge {format_quantity(ridge, 'FLOP/B')}"
+    ridge_width = _CHAR_WIDTH * len(ridge_text)
     ridge_leftward = ridge > 10 ** ((x_lo + x_hi) / 2)
-    parts.append(
-        _text(
-            rx - 5 if ridge_leftward else rx + 5, _BOTTOM - 5, f"ridge {format_quantity(ridge, 'FLOP/B')}",
-            anchor="end" if ridge_leftward else "start",
-        )
-    )  # fmt: skip
+    ridge_left = rx - 5 - ridge_width if ridge_leftward else rx + 5
+    ridge_left = min(max(ridge_left, _LEFT + 2), _RIGHT - 2 - ridge_width)
+    ridge_at, ridge_anchor = _anchored(ridge_left, ridge_text, x=rx)
+    parts.append(_text(ridge_at, _BOTTOM - 5, ridge_text, anchor=ridge_anchor, cls="ridge"))
     placed = placed_points(points, ridge=ridge, lo_decade=x_lo, hi_decade=x_hi)
-    for point in placed:
-        parts.append(_mark(sx(point.arithmetic_intensity), sy(point.flops_per_s), point.role))
-    for point in placed:
-        parts.append(_label(point, sx(point.arithmetic_intensity), sy(point.flops_per_s)))
+    at = [(point, sx(point.arithmetic_intensity), sy(point.flops_per_s)) for point in placed]
+    taken = [text_box(ridge_left, _BOTTOM - 5, ridge_text), *(_mark_box(x, y) for _, x, y in at)]
+    for point, x, y in at:
+        parts.append(_mark(x, y, point.role))
+    for point, x, y in at:
+        left, baseline = _label_place(point, x, y, taken)
+        taken.append(text_box(left, baseline, point.label))
+        parts.append(_label(point, left, baseline, x=x))
     parts.append("</svg>")
     return "".join(parts)
 

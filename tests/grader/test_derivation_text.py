@@ -50,7 +50,8 @@ def test_a_question_in_kib_gets_its_sizes_in_binary_units() -> None:
         est.kv_cache_bytes(n_layers=40, n_kv_heads=40, head_dim=128, bytes_per_element=2, seq_len=2048)
     table = derivation_markdown(steps, answer_unit="MiB")
     assert "800 KiB" in table
-    assert table.rstrip().endswith("| 1,600 MiB |")
+    # The answer in the question's MiB, and said with the prefix a person would use: 1,600 MiB is awkward.
+    assert table.rstrip().endswith("| 1,600 MiB (1.562 GiB) |")
     assert "KB" not in table and "MB" not in table
 
 
@@ -88,4 +89,36 @@ def test_a_line_that_only_recalls_an_earlier_result_shows_no_empty_parts() -> No
     assert (
         derivation_lines([recalled, recalled]).splitlines()[0]
         == "1. **Step 4: Largest batch** = found in step 4 = **368**"
+    )
+
+
+def test_a_count_of_a_million_or_more_is_written_with_a_prefix_not_as_exact_digits() -> None:
+    steps = [Step("Attention HBM elements", "4 · N · d", "4 · 8,192 · 8,320", 272_629_760.0, "")]
+    assert derivation_lines(steps).endswith("**272.6 M**")
+    tokens = [Step("KV-cache capacity", "⌊free / per token⌋", "⌊77.99 G / 16,384⌋", 4_760_009.0, "tokens")]
+    assert derivation_lines(tokens, answer_unit="tokens").endswith("**4.76 M tokens**")
+
+
+def test_a_product_with_a_zero_factor_is_not_shown() -> None:
+    with recording() as steps:
+        est.kv_bytes_read_per_step(batch_size=1, context_len=0, kv_bytes_per_token=0.0)
+        est.weight_bytes(n_params=7e9, bytes_per_param=2)
+    text = derivation_lines(steps, answer_unit="GB")
+    assert "KV bytes" not in text and text.startswith("1. **Weight bytes**")
+
+
+def test_a_fraction_reads_as_a_percentage() -> None:
+    with recording() as steps:
+        est.memory_bandwidth_utilization(bytes_per_step=8.03e9, steps_per_second=21, mem_bandwidth=600e9)
+    assert derivation_lines(steps).endswith("**28.11%**")
+
+
+def test_a_result_in_words_replaces_the_value_and_is_said_once() -> None:
+    steps = [Step("Decided on your values", "your step 2 < your step 1", "16 GB < 16.06 GB", 1.0, "", "yes")]
+    assert derivation_lines(steps) == (
+        "1. **Decided on your values** = your step 2 < your step 1 = 16 GB < 16.06 GB = **yes**"
+    )
+    echoed = [Step("Weight read time", "bytes / bandwidth", "16.7 ms", 16.7e-3, "s")]
+    assert derivation_lines(echoed, answer_unit="ms") == (
+        "1. **Weight read time** = bytes / bandwidth = **16.7 ms**"
     )

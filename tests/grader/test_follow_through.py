@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grader import Choice, Kind, Problem, grade
+from grader.derivation_text import derivation_lines
 from grader.estimator import memory_time
 from grader.follow_through import (
     Call,
@@ -50,7 +51,7 @@ def test_a_step_is_recomputed_from_the_users_earlier_value() -> None:
     assert carried.slips == ()
     assert carried.derivation[0].label == "Carried from your step 1"
     assert (
-        "20 GB" in carried.derivation[0].substituted and "exact: 14 GB" in carried.derivation[0].substituted
+        "20 GB" in carried.derivation[0].shown and "exact: 14 GB" in carried.derivation[0].shown
     )
 
 
@@ -137,3 +138,12 @@ def test_a_choice_decided_on_the_users_earlier_value_is_credited() -> None:
     # A wrong value that leads to the same option changes nothing.
     assert carried_problem(step, {1: 250.0}) == (step, ())
     assert grade_step(step, "0", earlier={1: 250.0}).correct
+
+
+def test_the_carried_lines_name_steps_not_the_names_calls_use() -> None:
+    step = _choice_step()
+    result = grade_step(step, "1", earlier={1: 400.0})
+    text = derivation_lines(result.verdict.derivation)
+    assert "max_batch" not in text and "lhs" not in text
+    assert "**Decided on your values** = your step 1 < 300 = 400 < 300 = **no**" in text
+    assert "**Carried from your step 1** = your answer to step 1 = **400 (exact: 187)**" in text

@@ -420,3 +420,15 @@ def test_a_typed_answer_is_shown_as_typed_at_the_debrief(db: Path, clock: FakeCl
     rendered, text = drawn(shown)
     assert "<img" not in rendered and "<strong>&amp;" not in rendered
     assert text == f"Your answer\n{typed}"
+
+
+def test_the_start_question_reads_as_written_for_the_chosen_length(db: Path, clock: FakeClock) -> None:
+    at = _page(db, clock)
+    at.radio(key=keys.MOCK_DURATION).set_value("custom").run()
+    at.number_input(key=keys.MOCK_CUSTOM_MINUTES).set_value(8.0).run()
+    at.number_input(key=keys.MOCK_N_PROBLEMS).set_value(1).run()
+    at.button(key=keys.MOCK_START).click().run()
+    assert not at.exception
+    assert at.warning[0].value.startswith("Start an 8-minute mock with 1 problem?")
+    # Minutes as people write them ("8"), not "8.00".
+    assert at.number_input(key=keys.MOCK_CUSTOM_MINUTES).proto.format == "%g"

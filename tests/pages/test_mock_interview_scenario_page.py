@@ -111,3 +111,23 @@ def test_a_wrong_step_carried_forward_is_marked_at_the_debrief(tmp_path: Path) -
     assert {a.template_id for a in attempts} == {SERVING}
     assert sorted(a.params["step"] for a in attempts) == list(range(1, n_steps + 1))
     assert sum(a.status.value == "correct" for a in attempts) == n_steps - 1
+
+
+def test_the_debrief_of_a_later_step_shows_the_scenarios_setup(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    bank = load_bank()
+    refs = [ProblemRef(SERVING, 11, step=3), ProblemRef(SERVING, 11, step=4)]
+    config = MockConfig.from_minutes(duration_min=15, n_problems=len(refs))
+    session = start(Store(db), config=config, problems=refs, now=T0)
+    problems = problems_of(bank, session)
+    setup = problems[0].setup
+    at = _page(db, mock_id=session.id)
+    at.button(key=keys.MOCK_FINISH).click().run()
+    at.button(key=keys.MOCK_FINISH_CONFIRM).click().run()
+    assert not at.exception
+    steps = [e for e in at.expander if "step 3 of" in e.label or "step 4 of" in e.label]
+    assert len(steps) == 2
+    for expander in steps:  # each expander is read on its own
+        assert any(setup.strip()[:60] in m.value for m in expander.markdown), expander.label
+    [mock] = list_mocks(Store(db))
+    assert (mock.scorecard or "").count(setup.strip()) == 1  # once, before the first step asked

@@ -14,6 +14,7 @@ from progress import Attempt, Mode, Settings, Status, Store, StoreError
 from progress.scheduling import review
 from question_bank import load_bank, load_checklist
 from ui import state_keys as keys
+from ui.readiness_plan import PLAN_COLUMNS
 
 NOW = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
 
@@ -135,7 +136,25 @@ def test_saving_a_near_interview_date_warns_and_plans(tmp_path: Path) -> None:
     assert (saved.interview_date, saved.minutes_per_day) == (NOW.date() + timedelta(days=2), 20)
     assert "too close" in texts(at.error)
     plan_table = at.dataframe[-1].value
-    assert list(plan_table["day"]) == [NOW.date().isoformat(), (NOW.date() + timedelta(days=1)).isoformat()]
+    days = [NOW.date(), NOW.date() + timedelta(days=1)]
+    assert list(plan_table["day"]) == [f"{d:%a} {d.day} {d:%b}" for d in days]
+
+
+def test_the_plan_table_fits_a_phone_with_its_minutes(tmp_path: Path) -> None:
+    db = tmp_path / "progress.db"
+    seed(db)
+    at = page(db)
+    at.date_input(key=keys.READY_INTERVIEW_DATE).set_value(NOW.date() + timedelta(days=7))
+    at.number_input(key=keys.READY_MINUTES_PER_DAY).set_value(60)
+    at.button(key=keys.READY_SAVE_SETTINGS).click().run()
+    assert not at.exception
+    table = at.dataframe[-1].value
+    assert list(table.columns) == ["day", "new", "reviews", "extra", "min"]
+    # Every cell of a row, headers included, is short: five narrow columns fit 390 px with no scrolling.
+    widest = [max(len(str(name)), *(len(str(v)) for v in table[name])) for name in table.columns]
+    assert max(widest) <= 10 and sum(widest) <= 32, widest
+    widths = [plan_column.get("width") for plan_column in PLAN_COLUMNS.values()]
+    assert all(isinstance(w, int) for w in widths) and sum(widths) <= 358 - 32, widths  # 390 px less margins
 
 
 def test_saving_the_plan_reruns_the_plan_alone(tmp_path: Path) -> None:

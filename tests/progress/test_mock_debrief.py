@@ -75,7 +75,9 @@ def test_scorecard_has_the_score_each_item_each_problem_and_the_slip() -> None:
     assert "12m 05s used of 15m 00s" in text
     assert "| KV cache | 1/2 | shaky | forgot K and V |" in text  # the slip in words, not its id
     assert "| KV \\| bytes |" in text  # a pipe in a title does not break the table
-    assert "| 4 | why-2p | (no answer) | one multiply-add is 2 FLOPs | no answer |" in text
+    # The key points are listed in the problem's own section; the row says how many.
+    assert "| 4 | why-2p | (no answer) | 1 key point, listed below | no answer |" in text
+    assert "  - one multiply-add is 2 FLOPs" in text
     assert "- **forgot K and V** (problem 5): Each token stores both K and V." in text
 
 

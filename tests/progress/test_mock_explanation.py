@@ -60,3 +60,16 @@ def test_rating_at_the_debrief_stores_the_confirmed_checks(tmp_path) -> None:
     assert finished is not None
     assert rate_recall(store, session=finished, position=0, self_rating="hard", explanation=CHECKED)
     assert answers(store, session.id)[0].explanation == CHECKED
+
+
+def test_the_scorecard_lays_out_a_written_answer_in_its_section_not_in_one_table_row() -> None:
+    written = "Each weight does one multiply-add per token.\n\nThat is 2 FLOPs, so 2P in all."
+    rated = {1: _answer(1, written, self_rating="hard", explanation={**CHECKED, "text": written})}
+    result = debrief([KV, WHY], rated, grade=fake_grade)
+    config = MockConfig(duration_s=600, n_problems=2)
+    text = scorecard_markdown(result, facts=MockFacts(7, T0, T0 + timedelta(minutes=5), config))
+    [row] = [line for line in text.splitlines() if line.startswith("| 2 |")]
+    assert "multiply-add" not in row and "written answer, in full below" in row and "3 key points" in row
+    assert "  > `Each weight does one multiply-add per token.`" in text
+    assert "  > `That is 2 FLOPs, so 2P in all.`" in text
+    assert max(len(line) for line in text.splitlines() if line.startswith("|")) < 200

@@ -14,10 +14,11 @@ from typing import IO
 
 import pytest
 
+from grader import grade
 from grader.problem import Kind
 from question_bank import generate, load_bank, load_checklist
 from question_bank.__main__ import main
-from question_bank.anki import FIELDS, MODEL_ID, PARENT_DECK, build_cards, note_guid, write_anki
+from question_bank.anki import FIELDS, MODEL_ID, PARENT_DECK, build_cards, card_fields, note_guid, write_anki
 from question_bank.output_file import write_new
 
 TITLES = {item.id: item.title for item in load_checklist()}
@@ -265,3 +266,25 @@ def test_a_file_that_appears_during_the_write_is_kept(tmp_path: Path) -> None:
         write_new(out, write, force=False)
     assert out.read_bytes() == b"written meanwhile"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["drill.apkg"]
+
+
+def test_choice_options_are_numbered_from_one_and_the_right_one_by_its_number(bank) -> None:
+    for template in bank.templates:
+        problem = generate(template, 0)
+        if problem.kind is not Kind.CHOICE:
+            continue
+        fields = card_fields(problem)
+        assert 'start="0"' not in fields["Options"] and fields["Options"].startswith("<ol>"), template.id
+        number = next(i for i, c in enumerate(problem.choices, start=1) if c.correct)
+        assert fields["Answer"].startswith(f"<p><b>{number}. "), template.id
+
+
+def test_a_numeric_card_says_the_accepted_range_decides_not_the_typed_text(bank) -> None:
+    problem = generate(bank.get("decode-13b-a100"), 0)
+    fields = card_fields(problem)
+    low, high = grade(problem, fields["TypeAnswer"]).accepted_range
+    assert f"{low:.4g} to {high:.4g} {problem.unit}" in fields["AcceptedRange"]
+    assert "This range decides" in fields["AcceptedRange"]
+    # An answer a hair off the exact text, which Anki's letter-by-letter check calls a mismatch, is right.
+    rounded = f"{problem.answer * 1.005 * 1000:.4g} ms"
+    assert rounded != fields["TypeAnswer"] and grade(problem, rounded).correct

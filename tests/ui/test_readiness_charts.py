@@ -33,11 +33,12 @@ def test_mocks_minutes_apart_get_one_readable_label_each_in_the_users_zone() -> 
     assert spec["layer"][0]["encoding"]["x"]["type"] == "ordinal", "evenly spaced, no minute ticks"
 
 
-def test_a_new_users_calendar_starts_at_the_week_of_the_first_review() -> None:
+def test_a_new_users_calendar_is_a_short_block_not_a_strip_nor_26_empty_weeks() -> None:
     spec = charts.review_calendar([DayCount(day=TODAY, count=4)], today=TODAY)
     rows = _values(spec)
-    assert {row["week"] for row in rows} == {"30 Nov"}  # one week, not 26 empty ones
-    assert [row["reviews"] for row in rows if row["weekday"] == "Tue"] == [4]
+    weeks = list(dict.fromkeys(row["week"] for row in rows))
+    assert len(weeks) == charts.CALENDAR_MIN_WEEKS and weeks[-1] == "30 Nov"
+    assert [row["reviews"] for row in rows if row["weekday"] == "Tue"] == [0] * 7 + [4]
     assert spec["width"] == {"step": charts.CALENDAR_CELL_PX}, "squares, not stretched over the page"
 
 
@@ -54,6 +55,19 @@ def test_the_time_target_sits_inside_the_plot(seconds: float) -> None:
     top = spec["layer"][0]["encoding"]["x"]["scale"]["domain"][1]
     assert top > 1.1 * max(seconds, DEFAULT_RULE.target_seconds_per_answer)
     assert f"target {DEFAULT_RULE.target_seconds_per_answer:.0f} s" in json.dumps(spec)
+
+
+def test_a_long_item_name_goes_on_two_lines_not_cut() -> None:
+    item = ItemReadiness("decode-weight-read", 50.0, ItemStatus.LEARNING, (), (), 40.0, ())
+    title = "Batch-1 decode reads the weights"
+    for spec in (charts.readiness_per_item([item], {item.checklist_item: title}),
+                 charts.time_per_answer([item], {item.checklist_item: title})):  # fmt: skip
+        [label] = [row["item"] for row in _values(spec) if "item" in row]
+        lines = label.split("\n")
+        assert " ".join(lines) == title and len(lines) == 2
+        assert max(map(len, lines)) <= charts.ITEM_LABEL_CHARS
+        axis = spec["layer"][0]["encoding"]["y"]["axis"]
+        assert axis["labelLimit"] == 0 and "split" in axis["labelExpr"]
 
 
 def test_charts_are_plain_data() -> None:

@@ -157,3 +157,83 @@ def test_every_point_and_label_stays_inside_the_picture(
         left = x - width if label.get("text-anchor") == "end" else x
         assert left >= -1 and left + width <= WIDTH + 1
         assert 0 < float(label.get("y")) < HEIGHT
+
+
+# --- labels keep clear of each other and inside the plot, at phone and desktop sizes -------------
+
+PLOT_LEFT, PLOT_RIGHT, PLOT_TOP, PLOT_BOTTOM = 66.0, WIDTH - 14.0, 16.0, HEIGHT - 46.0
+# (font size in picture units, width of a bold character): desktop at its natural size, a phone.
+SIZES = {"desktop": (12, 0.62 * 12), "phone": (17, 0.62 * 17)}
+
+
+def _label_boxes(svg: str, size: str) -> list[tuple[str, float, float, float, float]]:
+    font, char = SIZES[size]
+    boxes = []
+    for element in parse(svg).iter(f"{NS}text"):
+        if element.get("class") not in ("label", "ridge"):
+            continue
+        at, baseline, content = float(element.get("x")), float(element.get("y")), element.text or ""
+        width = char * len(content)
+        left, right = (at - width, at) if element.get("text-anchor") == "end" else (at, at + width)
+        boxes.append((content, left, baseline - 0.8 * font, right, baseline + 0.25 * font))
+    return boxes
+
+
+GPUS = {
+    "A100": (312e12, 1.555e12),
+    "L4": (121e12, 300e9),
+    "fp32 vector": (19.5e12, 1.555e12),  # a ridge of some 12.5 FLOP/B, near the left of the plot
+}
+
+
+@pytest.mark.parametrize("gpu", list(GPUS))
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("ratio", [0.25, 0.8, 0.95, 0.99, 1.0, 1.01, 1.05, 1.3, 4.0])
+@pytest.mark.parametrize("exact", [0.5, 2.0, 40.0, 900.0])
+def test_no_two_labels_overlap_and_none_leaves_the_plot(
+    gpu: str, size: str, ratio: float, exact: float
+) -> None:
+    peak, bandwidth = GPUS[gpu]
+
+    def point(label: str, x: float, role: Role) -> dict[str, object]:
+        flops = attainable_flops(arithmetic_intensity=x, peak_flops=peak, mem_bandwidth=bandwidth)
+        return {"label": label, "arithmetic_intensity": x, "flops_per_s": flops, "role": role}
+
+    points = [
+        point("arithmetic intensity", exact, Role.PROBLEM),
+        point("your answer", exact * ratio, Role.ANSWER),
+    ]
+    svg = roofline_svg(peak_flops=peak, mem_bandwidth=bandwidth, points=points)
+    boxes = _label_boxes(svg, size)
+    assert len(boxes) == 3
+    for name, left, top, right, bottom in boxes:
+        assert left >= PLOT_LEFT and right <= PLOT_RIGHT, (name, left, right)
+        assert top >= PLOT_TOP and bottom <= PLOT_BOTTOM + 5, (name, top, bottom)
+    for a, b in itertools.combinations(boxes, 2):
+        apart = a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2]
+        assert apart, (a, b)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("batch", [1, 60, 140, 150, 153, 160, 400])
+def test_the_decode_batch_labels_keep_clear_of_each_other(size: str, batch: int) -> None:
+    peak, bandwidth = GPUS["A100"]
+    ridge, critical = ridge_point(peak_flops=peak, mem_bandwidth=bandwidth), 153.0
+    points = [
+        ("decode at batch 1", ridge / critical, Role.REFERENCE),
+        (f"decode at the critical batch ({critical:.0f})", ridge, Role.PROBLEM),
+        (f"decode at your batch ({batch})", ridge * batch / critical, Role.ANSWER),
+    ]
+    rows = [
+        {
+            "label": label,
+            "arithmetic_intensity": x,
+            "flops_per_s": attainable_flops(arithmetic_intensity=x, peak_flops=peak, mem_bandwidth=bandwidth),
+            "role": role,
+        }
+        for label, x, role in points
+    ]
+    boxes = _label_boxes(roofline_svg(peak_flops=peak, mem_bandwidth=bandwidth, points=rows), size)
+    for a, b in itertools.combinations(boxes, 2):
+        assert a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2], (a, b)
+    assert all(left >= PLOT_LEFT and right <= PLOT_RIGHT for _, left, _, right, _ in boxes)
