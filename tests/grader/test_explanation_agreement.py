@@ -14,13 +14,13 @@ from question_bank import load_bank
 
 FLOORS = {
     "dev": {
-        "rating_exact": 0.66,
-        "rating_within_one": 0.95,
-        "point_precision": 0.80,
-        "point_recall": 0.88,
-        "unusual_recall": 0.76,
+        "rating_exact": 0.65,
+        "rating_within_one": 0.94,
+        "point_precision": 0.82,
+        "point_recall": 0.85,
+        "unusual_recall": 0.74,
         "misconception_precision": 0.78,
-        "misconception_recall": 0.64,
+        "misconception_recall": 0.56,
     },
     "holdout": {
         "rating_exact": 0.59,
