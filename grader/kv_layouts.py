@@ -38,7 +38,7 @@ def sliding_window_kv_bytes(
     n_kv_heads: int,
     head_dim: int,
     bytes_per_element: float,
-    seq_len: int,
+    context_tokens: int,
     window_tokens: int,
     batch_size: int = 1,
 ) -> float:
@@ -49,6 +49,7 @@ def sliding_window_kv_bytes(
     Mistral-7B-v0.1 windows every layer (4,096 tokens); Gemma-2 alternates local (4,096) and
     global layers, half each. Past the window a local layer's cache stops growing. Assumes a
     rolling buffer frees what leaves the window (vLLM and Mistral's reference code do).
+    ``context_tokens`` is the tokens the sequence has seen, past the window as the window allows.
     """
     per_layer_token = step(
         "KV bytes per token per layer",
@@ -60,17 +61,17 @@ def sliding_window_kv_bytes(
     kept = step(
         "Tokens a local layer keeps",
         "min(sequence, window)",
-        f"min({num(seq_len)}, {num(window_tokens)})",
-        min(seq_len, window_tokens),
+        f"min({num(context_tokens)}, {num(window_tokens)})",
+        min(context_tokens, window_tokens),
         "tokens",
     )
     n_global = n_layers - n_local_layers
     return step(
         "KV cache bytes with sliding windows",
         "per layer-token · batch · (global layers · sequence + local layers · kept)",
-        f"{qty(per_layer_token, 'B')} · {num(batch_size)} · ({num(n_global)} · {num(seq_len)} + "
+        f"{qty(per_layer_token, 'B')} · {num(batch_size)} · ({num(n_global)} · {num(context_tokens)} + "
         f"{num(n_local_layers)} · {num(kept)})",
-        per_layer_token * batch_size * (n_global * seq_len + n_local_layers * kept),
+        per_layer_token * batch_size * (n_global * context_tokens + n_local_layers * kept),
         "B",
     )
 

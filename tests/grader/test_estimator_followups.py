@@ -148,12 +148,12 @@ def test_prefix_cache_saves_all_but_one_copy() -> None:
 def test_sliding_window_caps_the_cache() -> None:
     # Mistral-7B-v0.1: 32 layers, 8 KV heads of 128, window 4,096. At 16k tokens the cache is that of 4,096.
     mistral = {"n_layers": 32, "n_local_layers": 32, "n_kv_heads": 8, "head_dim": 128, "bytes_per_element": 2}
-    capped = est.sliding_window_kv_bytes(**mistral, seq_len=16_384, window_tokens=4096)
+    capped = est.sliding_window_kv_bytes(**mistral, context_tokens=16_384, window_tokens=4096)
     full = est.kv_cache_bytes(n_layers=32, n_kv_heads=8, head_dim=128, bytes_per_element=2, seq_len=4096)
     assert capped == pytest.approx(full)
     # Gemma-2 style, half local: at 4·W the cache is (4 + 1)/8 of a full one.
     half = est.sliding_window_kv_bytes(
-        **{**mistral, "n_local_layers": 16}, seq_len=16_384, window_tokens=4096
+        **{**mistral, "n_local_layers": 16}, context_tokens=16_384, window_tokens=4096
     )
     assert half == pytest.approx(full * 4 * 5 / 8)
 
