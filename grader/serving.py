@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import math
 
-from grader.derivation import num, qty, step
+from grader.derivation import num, qty, recording, step
 from grader.inference import decode_step_time
 from grader.latency import kv_bytes_read_per_step, time_per_output_token
-from grader.quantization import max_batch_at_context
 
 SECONDS_PER_HOUR = 3600.0
 TOKENS_PER_MILLION = 1e6
@@ -75,7 +74,7 @@ def max_batch_under_tpot_target(
     TPOT is :func:`grader.latency.time_per_output_token` with the same arguments; it only grows
     with the batch, so the bound is ⌊min((target · bw · chips − P · bytes) / (context · KV),
     target · peak · chips / (2 · P))⌋. With ``memory_bytes`` (per chip) the batch must also fit:
-    :func:`grader.quantization.max_batch_at_context`. Same roofline assumptions as TPOT (no
+    :func:`grader.quantization.max_batch_at_context`'s bound. Same roofline assumptions as TPOT (no
     attention FLOPs, perfect overlap); ignores activations and the engine's reserve.
     """
     kv_per_step = context_len * kv_bytes_per_token
@@ -102,40 +101,55 @@ def max_batch_under_tpot_target(
         )
     elif n_params * bytes_per_param / chip_bandwidth > tpot_target_s:
         bound = 0.0
-    batch = max(0, math.floor(bound + 1e-9))
 
     def tpot(b: int) -> float:
-        return time_per_output_token(
-            n_params=n_params,
-            bytes_per_param=bytes_per_param,
-            mem_bandwidth=mem_bandwidth,
-            peak_flops=peak_flops,
-            batch_size=b,
-            context_len=context_len,
-            kv_bytes_per_token=kv_bytes_per_token,
-            n_chips=n_chips,
-        )
+        # Worked in a private recording block: the settling below is a check, not part of the derivation.
+        with recording():
+            return time_per_output_token(
+                n_params=n_params,
+                bytes_per_param=bytes_per_param,
+                mem_bandwidth=mem_bandwidth,
+                peak_flops=peak_flops,
+                batch_size=b,
+                context_len=context_len,
+                kv_bytes_per_token=kv_bytes_per_token,
+                n_chips=n_chips,
+            )
 
+    batch = max(0, math.floor(bound + 1e-9))
     # The closed form can sit one off the line through rounding: settle it against TPOT itself.
     while batch > 0 and tpot(batch) > tpot_target_s * (1 + 1e-12):
         batch -= 1
-    if memory_bytes is not None:
-        fits = max_batch_at_context(
-            memory_bytes=memory_bytes,
-            n_params=n_params,
-            bytes_per_param=bytes_per_param,
-            kv_bytes_per_token=kv_bytes_per_token,
-            context_len=context_len,
-            n_chips=n_chips,
+    if batch < math.floor(bound):
+        bound = float(batch)
+    bound = max(0.0, bound)
+    if memory_bytes is not None and context_len * kv_bytes_per_token > 0:
+        free = n_chips * memory_bytes - n_params * bytes_per_param
+        per_sequence = context_len * kv_bytes_per_token
+        fits = max(0.0, free / per_sequence)
+        step(
+            "Batch that fits in memory",
+            "(chips · memory − P · bytes) / (context · KV bytes per token)",
+            f"({num(n_chips)} · {qty(memory_bytes, 'B')} − {num(n_params)} · {num(bytes_per_param)} B) / "
+            f"({num(context_len)} · {qty(kv_bytes_per_token, 'B')})",
+            fits,
+            "",
         )
-        batch = min(batch, int(fits))
-    if batch > 0:
-        tpot(batch)  # shown, so the reader sees the chosen batch meet the target
+        bound = min(bound, fits)
+    elif memory_bytes is not None and n_params * bytes_per_param > n_chips * memory_bytes:
+        bound = 0.0  # the weights alone do not fit
+    unrounded = step(
+        "Largest batch, before rounding down",
+        "min(compute bound, bandwidth bound, memory bound)",
+        f"{bound:.6g}",
+        bound,
+        "",
+    )
     return step(
         "Largest batch under the TPOT target",
-        "⌊bound⌋, capped by memory" if memory_bytes is not None else "⌊bound⌋",
-        f"⌊{bound:.4g}⌋" if memory_bytes is None else f"min(⌊{bound:.4g}⌋, batch that fits)",
-        float(batch),
+        "⌊bound⌋",
+        f"⌊{unrounded:.6g}⌋",
+        float(max(0, math.floor(unrounded + 1e-9))),
         "",
     )
 

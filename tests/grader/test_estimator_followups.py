@@ -260,3 +260,22 @@ def test_each_derivation_is_recorded_and_ends_on_the_answer(name: str, kwargs: d
         value = est.FUNCTIONS[name](**kwargs)
     assert steps and steps[-1].value == pytest.approx(value)
     assert all(s.label and s.formula and s.substituted for s in steps)
+
+
+def test_no_batch_when_the_weights_do_not_fit() -> None:
+    # 16.06 GB of weights on a 10 GB part: nothing fits, whatever the target.
+    batch = est.max_batch_under_tpot_target(
+        tpot_target_s=1.0, n_params=LLAMA_8B, bytes_per_param=2, mem_bandwidth=H100_BW, peak_flops=H100_PEAK,
+        context_len=1024, kv_bytes_per_token=LLAMA_8B_KV, memory_bytes=10e9,
+    )  # fmt: skip
+    assert batch == 0
+
+
+def test_max_batch_derivation_ends_on_the_unrounded_bound_then_the_floor() -> None:
+    with recording() as steps:
+        batch = est.max_batch_under_tpot_target(
+            tpot_target_s=10e-3, n_params=LLAMA_8B, bytes_per_param=2, mem_bandwidth=H100_BW,
+            peak_flops=H100_PEAK, context_len=4096, kv_bytes_per_token=LLAMA_8B_KV, memory_bytes=30e9,
+        )  # fmt: skip
+    assert steps[-1].value == batch == 25
+    assert steps[-2].value == pytest.approx((30e9 - 2 * LLAMA_8B) / (4096 * LLAMA_8B_KV))
