@@ -20,26 +20,38 @@ TOKENS_PER_MILLION = 1e6
 
 
 def cost_per_million_tokens(*, price_per_chip_hour: float, n_chips: int, tokens_per_s: float) -> float:
-    """Price of 10⁶ generated tokens, in the price's currency: price · chips / 3600 / tokens/s · 10⁶.
+    """Price of 10⁶ generated tokens, in the price's currency: price · chips · 10⁶ / tokens/s / 3600.
 
     The chips are paid for by the hour whether busy or not, so the cost falls in proportion to the
     throughput: a full continuous batch makes tokens far cheaper than batch 1 on the same hardware.
     Ignores idle capacity, the prefill's share of the time, networking and staff.
     """
-    per_second = step(
-        "Price per second",
-        "price per chip-hour · chips / 3600",
-        f"{num(price_per_chip_hour)} · {num(n_chips)} / 3600",
-        price_per_chip_hour * n_chips / SECONDS_PER_HOUR,
+    per_hour = step(
+        "Price per hour of the chips",
+        "price per chip-hour · chips",
+        f"{num(price_per_chip_hour)} · {num(n_chips)}",
+        price_per_chip_hour * n_chips,
+        "",
+    )
+    hours = step(
+        "Hours to make a million tokens",
+        "10⁶ / tokens per second / 3600",
+        f"10⁶ / {_rate(tokens_per_s)} / 3600",
+        TOKENS_PER_MILLION / tokens_per_s / SECONDS_PER_HOUR,
         "",
     )
     return step(
         "Cost per million tokens",
-        "price per second / tokens per second · 10⁶",
-        f"{per_second:.4g} / {num(tokens_per_s)} · 10⁶",
-        per_second / tokens_per_s * TOKENS_PER_MILLION,
+        "price per hour · hours",
+        f"{num(per_hour)} · {num(hours)}",
+        per_hour * hours,
         "",
     )
+
+
+def _rate(per_second: float) -> str:
+    """A rate as a person writes it: whole above 100 (``19,400``), else 4 significant figures."""
+    return f"{per_second:,.0f}" if per_second >= 100 else num(per_second)
 
 
 def requests_in_flight(*, arrival_rate_per_s: float, latency_s: float) -> float:
