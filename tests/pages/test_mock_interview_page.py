@@ -84,14 +84,19 @@ def _answer_key(at: AppTest, position: int) -> str:
     return f"{keys.MOCK_ANSWER_PREFIX}{at.session_state[keys.MOCK_ACTIVE_ID]}_{position}"
 
 
-def _type(at: AppTest, problem: Problem, position: int, *, right: bool) -> AppTest:
-    """Enter an answer on the problem shown, right (the bank's exact answer) or plainly wrong."""
+def _type(at: AppTest, problem: Problem, position: int, *, right: bool, full_recall: bool = False) -> AppTest:
+    """Enter an answer on the problem shown, right (the bank's exact answer) or plainly wrong.
+
+    A right recall answer is a short phrase the explanation check finds nothing in, unless ``full_recall``
+    asks for the model answer (which makes every key point, as the bank's validation proves).
+    """
     key = _answer_key(at, position)
     if problem.kind is Kind.CHOICE:
         index = next(i for i, c in enumerate(problem.choices) if c.correct == right)
         at.radio(key=key).set_value(index)
     elif problem.kind is Kind.RECALL:
-        at.text_area(key=key).input("the weights are read once per token" if right else "no idea")
+        phrase = problem.model_answer if full_recall else "the weights are read once per token"
+        at.text_area(key=key).input(phrase if right else "no idea")
     else:
         assert problem.answer is not None
         value = problem.answer if right else problem.answer * 37
@@ -146,7 +151,7 @@ def test_answer_finish_and_debrief_with_scorecard_and_history(db: Path, clock: F
     problems = _problems(db)
     for position, problem in enumerate(problems):
         clock.now += timedelta(seconds=40)
-        _type(at, problem, position, right=position != 1)
+        _type(at, problem, position, right=position != 1, full_recall=True)
         assert not at.exception
         # during the mock, a saved answer is acknowledged but never judged
         assert [s.value for s in at.success] == [f"Answer to problem {position + 1} saved."]
@@ -330,8 +335,9 @@ def test_finish_asks_for_confirmation_first(db: Path, clock: FakeClock) -> None:
 
 def test_finish_counts_one_unanswered_problem_in_the_singular(db: Path, clock: FakeClock) -> None:
     at = _start(_page(db, clock), n_problems=3)
+    problems = _problems(db)
     for position in range(2):
-        at.text_input(key=_answer_key(at, position)).input("12").run()
+        _type(at, problems[position], position, right=False)
         at.button(key=keys.MOCK_NEXT).click().run()
     at.button(key=keys.MOCK_FINISH).click().run()
     assert "1 of 3 problems has no answer yet" in at.warning[0].value
