@@ -43,6 +43,7 @@ from grader.inference import (
     prefill_time,
     tokens_per_second,
 )
+from grader.kv_layouts import mla_kv_bytes_per_token, prefix_cache_bytes_saved, sliding_window_kv_bytes
 from grader.latency import (
     kv_bytes_read_per_step,
     kv_weight_crossover_context,
@@ -53,6 +54,12 @@ from grader.latency import (
     time_per_output_token,
     time_to_first_token,
 )
+from grader.long_prompt import (
+    prefill_attention_flops,
+    prefill_attention_parity_tokens,
+    prefill_flops_with_attention,
+)
+from grader.memory_budget import kv_cache_budget_bytes
 from grader.moe import (
     experts_touched,
     experts_touched_without_overlap,
@@ -68,6 +75,7 @@ from grader.paging import (
     paged_kv_reserved_bytes,
     paged_kv_waste_fraction,
 )
+from grader.parallel_choices import expert_parallel_alltoall_bytes, pipeline_bubble_fraction
 from grader.parallelism import (
     activation_bytes_per_layer,
     allreduce_time,
@@ -97,6 +105,12 @@ from grader.rooflines import (
     roofline_time,
     roofline_time_other_regime,
 )
+from grader.serving import (
+    chunked_prefill_step_time,
+    cost_per_million_tokens,
+    max_batch_under_tpot_target,
+    requests_in_flight,
+)
 from grader.sizes import (
     DTYPE_BYTES,
     active_params,
@@ -114,6 +128,7 @@ from grader.speculative import (
     speculative_tokens_per_step,
     speculative_tokens_without_chain,
 )
+from grader.speculative_batch import speculative_speedup_at_batch, speculative_verify_step_time
 
 __all__ = [
     "DTYPE_BYTES",
@@ -132,16 +147,19 @@ __all__ = [
     "attention_parity_context",
     "attention_scores_bytes",
     "binary_capacity_bytes",
+    "chunked_prefill_step_time",
     "compute_time",
     "contiguous_kv_requests_fit",
     "contiguous_kv_reserved_bytes",
     "contiguous_kv_waste_fraction",
+    "cost_per_million_tokens",
     "decode_arithmetic_intensity",
     "decode_critical_batch_size",
     "decode_step_time",
     "decode_step_time_general",
     "dtype_bytes",
     "elementwise_chain_bytes",
+    "expert_parallel_alltoall_bytes",
     "experts_touched",
     "experts_touched_without_overlap",
     "flops_in_duration",
@@ -149,6 +167,7 @@ __all__ = [
     "generation_time",
     "kv_bytes_per_chip",
     "kv_bytes_read_per_step",
+    "kv_cache_budget_bytes",
     "kv_cache_bytes",
     "kv_cache_bytes_per_token",
     "kv_capacity_tokens",
@@ -156,8 +175,10 @@ __all__ = [
     "matmul_min_square_dim",
     "max_batch_at_context",
     "max_batch_size",
+    "max_batch_under_tpot_target",
     "memory_bandwidth_utilization",
     "memory_time",
+    "mla_kv_bytes_per_token",
     "model_flops_utilization",
     "moe_decode_step_time",
     "moe_decode_weight_bytes",
@@ -167,18 +188,27 @@ __all__ = [
     "paged_kv_reserved_bytes",
     "paged_kv_waste_fraction",
     "params_read_per_decode_step",
+    "pipeline_bubble_fraction",
     "prefill_arithmetic_intensity",
+    "prefill_attention_flops",
+    "prefill_attention_parity_tokens",
+    "prefill_flops_with_attention",
     "prefill_time",
+    "prefix_cache_bytes_saved",
     "quantization_decode_speedup",
     "relative_margin",
     "request_latency",
+    "requests_in_flight",
     "ridge_point",
     "roofline_time",
     "roofline_time_other_regime",
+    "sliding_window_kv_bytes",
     "speculative_speedup",
+    "speculative_speedup_at_batch",
     "speculative_speedup_from_tokens",
     "speculative_tokens_per_step",
     "speculative_tokens_without_chain",
+    "speculative_verify_step_time",
     "tensor_parallel_comm_time",
     "tensor_parallel_decode_step_time",
     "tensor_parallel_kv_capacity_tokens",
@@ -259,6 +289,22 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         paged_kv_extra_requests,
         max_batch_at_context,
         quantization_decode_speedup,
+        # Interviewers' next questions: serving cost and batch, long prompts, KV layouts, parallelism.
+        chunked_prefill_step_time,
+        cost_per_million_tokens,
+        expert_parallel_alltoall_bytes,
+        kv_cache_budget_bytes,
+        max_batch_under_tpot_target,
+        mla_kv_bytes_per_token,
+        pipeline_bubble_fraction,
+        prefill_attention_flops,
+        prefill_attention_parity_tokens,
+        prefill_flops_with_attention,
+        prefix_cache_bytes_saved,
+        requests_in_flight,
+        sliding_window_kv_bytes,
+        speculative_speedup_at_batch,
+        speculative_verify_step_time,
         # Slip variants: what a candidate who makes the slip a question tests computes.
         experts_touched_without_overlap,
         speculative_tokens_without_chain,
@@ -281,6 +327,7 @@ WHOLE_COUNTS = frozenset(
         tensor_parallel_kv_capacity_tokens,
         contiguous_kv_requests_fit,
         paged_kv_requests_fit,
+        max_batch_under_tpot_target,
     )
 )
 

@@ -27,6 +27,9 @@ MODELS_PATH = DATA_DIR / "models.yaml"
 #: How far a stated parameter count may sit from the estimator's count of the same config.
 PARAM_COUNT_TOLERANCE = 0.02
 
+#: Dense FP8 is twice dense bf16 wherever it exists; past this ratio the figure is the sparse one.
+FP8_MAX_OVER_BF16 = 2.5
+
 #: What to write for each numeric field, shown when a value is missing, mistyped or out of range.
 _HINTS: dict[str, str] = {
     "memory_bytes": "bytes of device memory as a plain number, e.g. 4.0e+10 for 40 GB",
@@ -34,6 +37,8 @@ _HINTS: dict[str, str] = {
     "peak_flops": "dense bf16/fp16 tensor FLOP/s, between 1e12 and 1e17, e.g. 3.12e+14 for 312 TFLOP/s",
     "peak_flops_sparse": "FLOP/s with 2:4 sparsity (at least peak_flops), or leave the key out",
     "peak_int8_ops": "dense INT8 ops/s (at least peak_flops), or leave the key out",
+    "peak_flops_fp8": "dense FP8 tensor FLOP/s (twice the dense bf16 peak on Hopper, Ada and MI300X), or "
+    "leave the key out for a part without FP8 tensor cores",
     "peak_flops_vector": "non-tensor (vector, CUDA-core) fp32 FLOP/s, between 1e12 and 1e15 and below "
     "peak_flops, e.g. 1.95e+13 for 19.5 TFLOP/s, or leave the key out",
     "interconnect_bandwidth": "chip-to-chip bytes/s per direction, between 1e9 and 1e13, e.g. 3.0e+11 "
@@ -82,6 +87,8 @@ class Accelerator(_Preset):
     peak_flops: float = Field(ge=1e12, le=1e17)
     peak_flops_sparse: float | None = Field(default=None, ge=1e12, le=1e17)
     peak_int8_ops: float | None = Field(default=None, ge=1e12, le=1e17)
+    #: Dense FP8 tensor FLOP/s, on parts with FP8 tensor cores (W8A8 / FP8 compute).
+    peak_flops_fp8: float | None = Field(default=None, ge=1e12, le=1e17)
     #: fp32 on the vector units (CUDA cores), where element-wise kernels run.
     peak_flops_vector: float | None = Field(default=None, ge=1e12, le=1e15)
     #: Bytes/s one chip sends to its peers while receiving as much (one direction of the link).
@@ -107,6 +114,7 @@ class Accelerator(_Preset):
                 f"{self.peak_int8_ops:.4g} is below the dense bf16 peak_flops {self.peak_flops:.4g}",
                 "the dense INT8 tensor rate (at least the bf16 rate), or leave the key out",
             )
+        self._fp8_dense()
         if self.peak_flops_vector is not None and self.peak_flops_vector >= self.peak_flops:
             raise PresetProblem(
                 "peak_flops_vector",
@@ -117,6 +125,18 @@ class Accelerator(_Preset):
             )
         self._interconnect_consistent()
         return self
+
+    def _fp8_dense(self) -> None:
+        # FP8 runs at twice the bf16 rate on every part that has it; four times is the sparse FP8
+        # headline that datasheets print first, so more than 2.5x is taken for a copied sparse figure.
+        fp8 = self.peak_flops_fp8
+        if fp8 is not None and not self.peak_flops <= fp8 <= FP8_MAX_OVER_BF16 * self.peak_flops:
+            raise PresetProblem(
+                "peak_flops_fp8",
+                f"{fp8:.4g} is not between the dense bf16 peak_flops {self.peak_flops:.4g} and "
+                f"{FP8_MAX_OVER_BF16} times it",
+                "the DENSE FP8 figure (half the datasheet's 'with sparsity' headline), or leave the key out",
+            )
 
     def _interconnect_consistent(self) -> None:
         if (self.interconnect_bandwidth is None) != (self.interconnect is None):

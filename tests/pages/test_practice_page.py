@@ -331,7 +331,11 @@ def test_an_answer_elsewhere_to_the_same_template_does_not_move_a_refresh_on(
 
 @pytest.mark.parametrize(
     ("template_id", "offered"),
-    [("kv-cache-formula-recall", None), ("three-regimes-define", "three-regimes-measure")],
+    [
+        ("two-p-justify", None),
+        ("kv-cache-formula-recall", "prefix-caching-why"),
+        ("three-regimes-define", "three-regimes-measure"),
+    ],
 )
 def test_another_variant_of_a_recall_card_is_another_question_or_none(
     tmp_path: Path, template_id: str, offered: str | None

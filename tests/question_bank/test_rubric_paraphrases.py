@@ -117,6 +117,39 @@ PARAPHRASES = {
         "length, and small stuff like softmax, layernorm and rotary embeddings. For Mixtral use the active "
         "parameters, about 12.9B, since each token goes to 2 of 8 experts. Training is about 6P."
     ),
+    "continuous-batching-why": (
+        "A static batch runs until its longest request is done, so the slots of sequences that finished "
+        "early sit idle and new requests wait in the queue. With continuous batching the scheduler works "
+        "every iteration: a request that finishes leaves at once and a queued one joins at the next step. "
+        "Since decode is memory-bound, one weight read serves the whole batch, so a fuller batch gives more "
+        "tokens per second."
+    ),
+    "chunked-prefill-disaggregation-why": (
+        "When a long prompt's prefill lands in a step, every running decode waits for it, hundreds of ms. "
+        "Chunked prefill splits the prompt into pieces, one chunk per step next to the decodes, so the step "
+        "time stays bounded and TPOT holds, while TTFT gets a bit longer. Disaggregation runs prefill and "
+        "decode on separate GPUs, each pool sized for its own SLO, and the KV cache is shipped between them."
+    ),
+    "prefix-caching-why": (
+        "The KV cache of the shared system prompt is stored once and reused by every request, so memory "
+        "keeps a single copy and the batch can grow. A hit also avoids recomputing the prefix, so the time "
+        "to first token drops. It needs an exact token prefix: if a token differs or the blocks were "
+        "evicted, it is a miss."
+    ),
+    "pipeline-vs-tensor-parallel-why": (
+        "Tensor parallelism splits every matmul across the GPUs, so each reads a slice and the per-token "
+        "latency at batch 1 drops about n times, whereas a pipeline runs its stages one after another and a "
+        "single user's latency stays one full weight read. Tensor parallelism does an all-reduce twice per "
+        "layer and needs NVLink inside a node; pipeline stages only pass activations to neighbouring stages, "
+        "fine between nodes. A pipeline only stays busy with many microbatches in flight, bubble "
+        "(p − 1)/(m + p − 1), so it buys throughput."
+    ),
+    "fp8-vs-int4-critical-batch-why": (
+        "W8A8 in FP8 halves the bytes and the FP8 tensor cores double the peak, so the critical batch stays "
+        "the same as bf16, about 295 on an H100. W4A16 reads a quarter of the bytes but still multiplies at "
+        "the bf16 rate, so B* drops to a quarter, about 74. Both make small-batch decode faster with fewer "
+        "bytes read, but only FP8 compute also helps the compute-bound large batches and prefill."
+    ),
 }
 
 
