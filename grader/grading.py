@@ -120,6 +120,11 @@ def _grade_quantity(
     echo = _echo(response)
     # Echo what was typed only when it says something the display-unit figure does not.
     same = re.sub(r"[\s,]", "", echo.strip("`")) == re.sub(r"[\s,]", "", yours)
+    # Working that ends in the figure it is read as ("26 GB / 1.555 TB/s ≈ 16.7 ms") is quoted once,
+    # not followed by "= 16.7 ms" again.
+    stated_last = re.split(r"[=≈≥]", echo.strip("`"))[-1]
+    ends_with_it = re.sub(r"[\s,]", "", stated_last) == re.sub(r"[\s,]", "", yours)
+    said = echo if ends_with_it else f"{echo} = {yours}"
     shown = parsed.has_unit or parsed.scaled
     common = {
         "value": parsed.value_si,
@@ -129,12 +134,12 @@ def _grade_quantity(
         "derivation": derivation,
     }
     if within(parsed.value_si, bounds):
-        read_as = f"{echo} = {yours}; t" if shown and not same else "T"
+        read_as = f"{said}; t" if shown and not same else "T"
         message = f"**Correct.** {read_as}he exact answer is **{exact_text(exact, answer_si, unit)}**."
         return Verdict(status=VerdictStatus.CORRECT, score=1.0, message=message, **common)
     other = _accepted_match(parsed.value_si, accepted, tolerance=tolerance, unit=unit)
     if other is not None:
-        read_as = f"{echo} = {yours}. " if shown and not same else ""
+        read_as = f"{said}. " if shown and not same else ""
         message = f"**Correct.** {read_as}{other.note}"
         return Verdict(
             status=VerdictStatus.CORRECT, score=1.0, message=message, accepted_as=other.name, **common
@@ -167,7 +172,7 @@ def _grade_quantity(
             accepted_as=meant.name,
             **{**common, "value": value_in_base},
         )
-    answered = f"You answered {echo} = {yours}" if shown and not same else f"You answered {yours}"
+    answered = f"You answered {said}" if shown and not same else f"You answered {yours}"
     also = ", or " + ", ".join(format_quantity(a.value, unit) for a in accepted) if accepted else ""
     summary = (
         f"{answered}; the exact answer is **{exact_text(exact, answer_si, unit)}** "

@@ -23,6 +23,7 @@ from grader import (
 )
 from grader.diagnosis import DECIMAL_SLIPS, binary_slips
 from grader.grading import RECALL_SCORES
+from question_bank import generate, load_bank
 
 KV_BYTES = 2 * 40 * 40 * 128 * 2  # Llama-2-13B, bf16: 819,200 B per token
 THREE_PERCENT = Tolerance(ToleranceKind.RELATIVE, 0.03)
@@ -569,3 +570,11 @@ def test_an_exact_answer_past_any_larger_prefix_is_shown_in_the_questions_unit_o
     verdict = check_numeric("54,660 bytes", expected=1.7976931348623157e308, unit="B/token", rel_tol=0.05)
     assert verdict.status is VerdictStatus.INCORRECT, verdict.message
     assert "B/token** (accepted" in verdict.message
+
+
+def test_working_that_ends_in_its_figure_is_quoted_once() -> None:
+    problem = generate(load_bank().get("decode-13b-a100"), 0)
+    message = grade(problem, "26 GB / 1.555 TB/s ≈ 16.7 ms").message
+    assert "`26 GB / 1.555 TB/s ≈ 16.7 ms`" in message and "= 16.7 ms" not in message
+    # Working whose figure is not written out is still followed by the figure it was read as.
+    assert "` = 17.33 ms" in grade(problem, "2*13e9 B / 1.5e12 B/s").message
