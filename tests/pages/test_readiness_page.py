@@ -247,13 +247,13 @@ def test_the_plans_line_gives_the_tables_own_cards_and_minutes_a_day(tmp_path: P
     at = _cramming_page(tmp_path / "progress.db")
     assert not at.exception
     table = at.dataframe[-1].value
-    views = table["new cards"] + table["reviews"] + table["extra variants"]
+    views = table["new"] + table["reviews"] + table["extra"]
     low, high = int(views.min()), int(views.max())
     line = next(c.value for c in at.caption if c.value.startswith("The plan uses"))
     assert line.startswith(f"The plan uses {low}–{high} cards and ")
-    assert f"{table['minutes'].min()}–{table['minutes'].max()} minutes a day" in line
+    assert f"{table['min'].min()}–{table['min'].max()} minutes a day" in line
     assert "capped at 10 a day" in line, "minutes left over, and the line says why"
-    assert (table["extra variants"] <= 1 + table["extra variants"].min()).all(), "extras spread, not piled"
+    assert (table["extra"] <= 1 + table["extra"].min()).all(), "extras spread, not piled"
 
 
 def test_with_a_date_set_the_plan_proposes_the_new_card_limit_that_meets_every_type_and_applies_it(
@@ -273,4 +273,4 @@ def test_with_a_date_set_the_plan_proposes_the_new_card_limit_that_meets_every_t
     assert at.number_input(key=keys.READY_DAILY_NEW_LIMIT).value == limit, "the form shows it too"
     assert not [i for i in at.info if "question types before" in i.value], "every type is now met"
     table = at.dataframe[-1].value
-    assert int(table["new cards"].sum()) == total
+    assert int(table["new"].sum()) == total
