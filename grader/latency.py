@@ -92,6 +92,35 @@ def time_per_output_token(
     :func:`grader.inference.decode_step_time` (perfect sharding and overlap; no communication,
     attention FLOPs or launch overhead).
     """
+    return decode_step_over_tokens(
+        n_params=n_params,
+        bytes_per_param=bytes_per_param,
+        mem_bandwidth=mem_bandwidth,
+        peak_flops=peak_flops,
+        tokens=batch_size,
+        batch_size=batch_size,
+        context_len=context_len,
+        kv_bytes_per_token=kv_bytes_per_token,
+        n_chips=n_chips,
+    )
+
+
+def decode_step_over_tokens(
+    *,
+    n_params: float,
+    bytes_per_param: float,
+    mem_bandwidth: float,
+    peak_flops: float,
+    tokens: int,
+    batch_size: int,
+    context_len: int,
+    kv_bytes_per_token: float,
+    n_chips: int = 1,
+) -> float:
+    """Seconds of one step that reads the weights and ``batch_size`` sequences' KV cache once and
+    pushes ``tokens`` tokens through the weights (a decode step: tokens = batch; a mixed chunked-prefill
+    step or a speculative verify: more). Same assumptions as :func:`time_per_output_token`.
+    """
     kv_bytes = kv_bytes_read_per_step(
         batch_size=batch_size, context_len=context_len, kv_bytes_per_token=kv_bytes_per_token
     )
@@ -100,7 +129,7 @@ def time_per_output_token(
         bytes_per_param=bytes_per_param,
         mem_bandwidth=mem_bandwidth,
         peak_flops=peak_flops,
-        batch_size=batch_size,
+        batch_size=tokens,
         kv_cache_bytes=kv_bytes,
         n_chips=n_chips,
     )

@@ -12,8 +12,7 @@ from __future__ import annotations
 import math
 
 from grader.derivation import num, qty, recording, step
-from grader.inference import decode_step_time
-from grader.latency import kv_bytes_read_per_step, time_per_output_token
+from grader.latency import decode_step_over_tokens, time_per_output_token
 
 SECONDS_PER_HOUR = 3600.0
 TOKENS_PER_MILLION = 1e6
@@ -194,15 +193,14 @@ def chunked_prefill_step_time(
         chunk_tokens + decode_batch,
         "tokens",
     )
-    kv = kv_bytes_read_per_step(
-        batch_size=decode_batch, context_len=context_len, kv_bytes_per_token=kv_bytes_per_token
-    )
-    return decode_step_time(
+    return decode_step_over_tokens(
         n_params=n_params,
         bytes_per_param=bytes_per_param,
         mem_bandwidth=mem_bandwidth,
         peak_flops=peak_flops,
-        batch_size=int(tokens),
-        kv_cache_bytes=kv,
+        tokens=int(tokens),
+        batch_size=decode_batch,
+        context_len=context_len,
+        kv_bytes_per_token=kv_bytes_per_token,
         n_chips=n_chips,
     )

@@ -10,8 +10,7 @@ read time, every draft token costs compute and the gain shrinks or turns into a 
 from __future__ import annotations
 
 from grader.derivation import num, qty, step
-from grader.inference import decode_step_time
-from grader.latency import kv_bytes_read_per_step, time_per_output_token
+from grader.latency import decode_step_over_tokens, time_per_output_token
 from grader.speculative import speculative_tokens_per_step
 
 
@@ -40,16 +39,15 @@ def speculative_verify_step_time(
         batch_size * (n_draft + 1),
         "tokens",
     )
-    kv = kv_bytes_read_per_step(
-        batch_size=batch_size, context_len=context_len, kv_bytes_per_token=kv_bytes_per_token
-    )
-    return decode_step_time(
+    return decode_step_over_tokens(
         n_params=n_params,
         bytes_per_param=bytes_per_param,
         mem_bandwidth=mem_bandwidth,
         peak_flops=peak_flops,
-        batch_size=int(tokens),
-        kv_cache_bytes=kv,
+        tokens=int(tokens),
+        batch_size=batch_size,
+        context_len=context_len,
+        kv_bytes_per_token=kv_bytes_per_token,
         n_chips=n_chips,
     )
 
