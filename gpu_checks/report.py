@@ -24,7 +24,7 @@ from gpu_checks.results import (
 )
 from gpu_checks.si import format_si
 from grader import estimator
-from grader.derivation import Step, recording
+from grader.estimator.derivation import Step, recording
 
 #: Dtypes the presets' dense peak refers to (tensor-core bf16/fp16), best first.
 _SPEC_DTYPES = ("bfloat16", "float16")

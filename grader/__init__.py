@@ -7,7 +7,7 @@ Unit helpers for people (``format_quantity``, ``to_display``, ``from_display``) 
 :mod:`grader.units`; the estimator in :mod:`grader.estimator`. pint is imported on first use.
 """
 
-from grader.derivation import Step
+from grader.estimator.derivation import Step
 from grader.explanation import ExplanationCheck, ExplanationRecord, check_explanation
 from grader.grading import check_numeric, grade
 from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from grader.derivation import Step, num
+from grader.estimator.derivation import Step, num
 from grader.units import dimensionality, format_quantity, readable, to_display
 
 _DECIMAL_SIZE = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?) ([KMGTP])B(?=/s\b|\b)")

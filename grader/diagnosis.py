@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from grader.derivation import Step
+from grader.estimator.derivation import Step
 from grader.factor_causes import factor_two_causes
 from grader.problem import SlipValue, Tolerance, ToleranceKind
 from grader.units import (

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from grader.derivation import Step
+from grader.estimator.derivation import Step
 
 KEYS_AND_VALUES = "K and V (keys and values are both cached)"
 TWO_PRODUCTS = "two products (Q·Kᵀ and the weighted sum over V)"

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from grader.derivation import Step, num, recording
 from grader.derivation_text import is_binary
 from grader.estimator import FUNCTIONS
+from grader.estimator.derivation import Step, num, recording
 from grader.grading import grade
 from grader.problem import Kind, Problem
 from grader.units import base_units, format_quantity, readable, unit_symbol

@@ -14,10 +14,10 @@ import re
 
 from grader.bare_numbers import asks_in_base_unit, read_as_message, said_unit
 from grader.choosing import option_named
-from grader.derivation import Step
 from grader.derivation_text import is_binary
 from grader.diagnosis import band, diagnose, unit_left_off, within
 from grader.errors import GradingError, WrongDimensionError
+from grader.estimator.derivation import Step
 from grader.hints import answer_hint
 from grader.parsing import parse_quantity
 from grader.problem import AcceptedValue, Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind

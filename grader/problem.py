@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from grader.derivation import Step
+from grader.estimator.derivation import Step
 from grader.rubric import Misconception, Rubric
 
 

@@ -26,7 +26,6 @@ rate per second, and "240 sequences" answers "how many requests fit", so a missi
 
 from __future__ import annotations
 
-import math
 import re
 import threading
 from functools import lru_cache
@@ -34,10 +33,14 @@ from typing import TYPE_CHECKING
 
 from grader.errors import DisplayUnitError
 
+# The number formatters live with the estimator, which prints figures into its derivations too.
+from grader.estimator.numbers import SIGNIFICANT_FIGURES as SIGNIFICANT_FIGURES
+from grader.estimator.numbers import format_number as format_number
+from grader.estimator.numbers import round_sig as round_sig
+
 if TYPE_CHECKING:
     import pint
 
-SIGNIFICANT_FIGURES = 4
 
 _DEFINITIONS = """
 pico- = 1e-12 = p-
@@ -134,38 +137,6 @@ def to_display(value_si: float, unit: str) -> float:
 def from_display(x: float, unit: str) -> float:
     """A number given in the display ``unit``, in SI base units (800, ``KiB`` → 819200.0)."""
     return x * si_per_display(unit)
-
-
-def round_sig(x: float, *, sig_figs: int = SIGNIFICANT_FIGURES) -> float:
-    """``x`` rounded to ``sig_figs`` significant figures; zero, NaN and ±inf come back unchanged."""
-    if x == 0 or not math.isfinite(x):
-        return x
-    return float(f"{x:.{sig_figs}g}")
-
-
-def format_number(x: float, *, sig_figs: int = SIGNIFICANT_FIGURES) -> str:
-    """A number for people: ``sig_figs`` significant figures, thousands separators, no trailing zeros.
-
-    Integers after rounding print whole (``819,200``); magnitudes from 0.001 up to 10¹⁵ print in
-    fixed point (``16.72``, ``0.0125``); anything else in e-notation (``1.6e-5``), which the
-    answer parser reads back.
-    """
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    r = round_sig(x, sig_figs=sig_figs)
-    if r == 0:
-        return "0"
-    magnitude = abs(r)
-    if magnitude >= 1e15 or magnitude < 1e-3:
-        mantissa, exponent = f"{r:.{sig_figs - 1}e}".split("e")
-        mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa}e{int(exponent)}"
-    if r.is_integer():
-        return f"{int(r):,}"
-    decimals = max(0, sig_figs - 1 - math.floor(math.log10(magnitude)))
-    return f"{r:,.{decimals}f}".rstrip("0").rstrip(".")
 
 
 def format_display(x: float, unit: str, *, sig_figs: int = SIGNIFICANT_FIGURES) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypedDict
 
-from grader.derivation import Step, StepDict
+from grader.estimator.derivation import Step, StepDict
 
 
 class VerdictStatus(StrEnum):

@@ -26,8 +26,8 @@ from typing import IO
 import genanki
 
 from grader import grade
-from grader.derivation import Step
 from grader.derivation_text import is_binary, result_text, to_binary
+from grader.estimator.derivation import Step
 from grader.follow_through import ScenarioProblem, StepProblem
 from grader.markdown import bank_markdown
 from grader.problem import Kind, Problem

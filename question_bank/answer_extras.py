@@ -13,9 +13,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from grader.derivation import Step, recording
 from grader.diagnosis import band, within
 from grader.estimator import FUNCTIONS
+from grader.estimator.derivation import Step, recording
 from grader.problem import AcceptedValue, ChoicePart, SlipValue, Tolerance, ToleranceClass, ToleranceKind
 from grader.units import format_number, format_quantity
 from question_bank.answers import Answer, ChoicePartSpec, Rebound

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from grader import estimator as est
-from grader.derivation import Step, recording
+from grader.estimator.derivation import Step, recording
 from grader.markdown import markdown_table
 from grader.units import format_number, readable, to_display
 from question_bank.cheat_sheet_examples import EXAMPLES, Setups

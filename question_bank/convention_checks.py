@@ -1,7 +1,7 @@
 """The proof that every numeric template and step accepts both readings of each convention.
 
 For each draw the sweep of :mod:`question_bank.generation_checks` makes, the answer is worked out
-again under each convention of :mod:`grader.conventions`
+again under each convention of :mod:`grader.estimator.conventions`
 (:func:`question_bank.convention_readings.convention_readings`), that number is graded as a user
 would type it, and the draw fails when a reading beyond the band is not graded correct with its
 convention named. A template that names a convention in its own ``accept`` with another value is

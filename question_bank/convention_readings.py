@@ -1,4 +1,5 @@
-"""The conventions of :mod:`grader.conventions`, applied to every numeric template and step they change.
+"""The estimator's conventions (:mod:`grader.estimator.conventions`), applied to every numeric
+template and step they change.
 
 One mechanism, not a flag per template: the draw is worked again with the presets read the other
 way, and an answer that moves beyond the band is accepted too, named in the feedback.
@@ -18,14 +19,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import is_dataclass, replace
 from typing import Any
 
-from grader.conventions import (
+from grader.diagnosis import band, within
+from grader.estimator.conventions import (
     EMBEDDING_NOT_READ,
     GIB_PER_GB,
     MEMORY_AS_GIB,
     Convention,
     embedding_table_params,
 )
-from grader.diagnosis import band, within
 from grader.problem import AcceptedValue
 from question_bank.params import PresetParam
 from question_bank.templates import NumericTemplate

@@ -3,7 +3,7 @@
 Parameters are drawn in their declared order from ``random.Random`` seeded with the template id
 and the seed, so the same (template, seed) always gives the same problem and two templates with
 the same seed draw independently. Estimator calls (derived parameters and the answer) run inside
-one :func:`grader.derivation.recording` block, which becomes the problem's derivation; slips run
+one :func:`grader.estimator.derivation.recording` block, which becomes the problem's derivation; slips run
 outside it. A slip that lands within tolerance of the answer, or of an earlier slip, for a
 particular draw is dropped for that draw, so every slip that remains can be told apart.
 """
@@ -15,9 +15,9 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from grader.derivation import recording
 from grader.diagnosis import band, within
 from grader.estimator import FUNCTIONS
+from grader.estimator.derivation import recording
 from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance
 from question_bank.answer_extras import numeric_fields, other_gpu_slips, rebound_value, tolerance_note
 from question_bank.answers import Answer

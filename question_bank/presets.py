@@ -16,8 +16,8 @@ from typing import Any, Literal, TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from grader.derivation import recording
 from grader.estimator import active_params, transformer_params
+from grader.estimator.derivation import recording
 from question_bank.errors import BankError, BankIssue, display_path
 
 DATA_DIR = Path(__file__).parent / "data"

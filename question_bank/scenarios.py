@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from grader.derivation import Step
 from grader.derivation_text import is_binary
+from grader.estimator.derivation import Step
 from grader.follow_through import Call, Carry, Decision, Dependency, ScenarioProblem, StepProblem
 from grader.problem import Kind, Problem
 from grader.units import base_units, format_quantity, unit_symbol

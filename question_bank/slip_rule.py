@@ -13,8 +13,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from grader.derivation import recording
 from grader.diagnosis import band, within
+from grader.estimator.derivation import recording
 from question_bank.templates import NumericTemplate, Template
 
 

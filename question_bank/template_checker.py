@@ -6,8 +6,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from grader.conventions import CONVENTIONS
 from grader.estimator import DTYPE_BYTES, WHOLE_COUNTS
+from grader.estimator.conventions import CONVENTIONS
 from grader.problem import ToleranceClass
 from grader.text_match import phrase_tokens
 from grader.units import to_display

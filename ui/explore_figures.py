@@ -2,7 +2,7 @@
 
 A :class:`Setup` names a model and an accelerator preset, the chips (tensor parallelism), the number
 formats of weights, activations and KV cache, the batch and the prompt and output lengths. Each
-figure is one estimator call made inside :func:`grader.derivation.recording`, so what the page, the
+figure is one estimator call made inside :func:`grader.estimator.derivation.recording`, so what the page, the
 command line and the Markdown export show is the estimator's own value with its own steps. Presets
 are passed in: the command line (``python -m grader.estimator explore``) reads them the same way.
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from grader.derivation import Step, num, recording, step
 from grader.estimator import (
     arithmetic_intensity,
     decode_arithmetic_intensity,
@@ -39,7 +38,8 @@ from grader.estimator import (
     weight_bytes,
     weight_bytes_per_chip,
 )
-from grader.layer_ops import cost_per_million_tokens, decode_layer_ops
+from grader.estimator.derivation import Step, num, recording, step
+from grader.estimator.layer_ops import cost_per_million_tokens, decode_layer_ops
 from question_bank.catalog import Dtype
 from question_bank.draw_rules import DrawRules, draw_issue
 from question_bank.presets import Accelerator, ModelConfig

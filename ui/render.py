@@ -7,9 +7,9 @@ from collections.abc import Sequence
 import streamlit as st
 
 from grader import Verdict, VerdictStatus
-from grader.derivation import Step
 from grader.derivation_text import derivation_lines
 from grader.diagnosis import slip_label
+from grader.estimator.derivation import Step
 from grader.problem import Problem
 
 

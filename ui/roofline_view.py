@@ -13,8 +13,8 @@ from typing import Any
 
 from grader import Verdict
 from grader.estimator import attainable_flops, ridge_point
+from grader.estimator.rooflines import ELEMENTWISE_INTENSITY_FORMULA
 from grader.problem import Problem, ToleranceKind
-from grader.rooflines import ELEMENTWISE_INTENSITY_FORMULA
 from grader.units import dimensionality, format_quantity, readable
 from question_bank import Accelerator, load_hardware
 from ui.roofline_svg import Role, roofline_svg, svg_data_uri

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from grader import estimator as est
-from grader.derivation import Step, qty, recording
 from grader.derivation_text import derivation_lines, derivation_markdown
+from grader.estimator.derivation import Step, qty, recording
 from question_bank import generate, load_bank
 from question_bank.rendering import format_value
 

@@ -16,7 +16,7 @@ import math
 import pytest
 
 from grader import estimator as est
-from grader.derivation import qty, recording
+from grader.estimator.derivation import qty, recording
 
 A100_PEAK = 312e12  # bf16 tensor FLOP/s, as all three readings use it
 A100_BW_ROUNDED = 1.5e12  # kipply's and Horace He's rounding of the datasheet's 1.555e12 B/s

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grader import estimator
-from grader.derivation import recording
+from grader.estimator.derivation import recording
 
 A100_PEAK_FLOP_S = 312e12
 A100_BANDWIDTH_B_S = 1.555e12

@@ -9,7 +9,7 @@ import inspect
 import pytest
 
 from grader import estimator as est
-from grader.derivation import recording
+from grader.estimator.derivation import recording
 
 H100_PEAK, H100_BW = 989e12, 3.35e12
 LLAMA_8B = 8.03e9

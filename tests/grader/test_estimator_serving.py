@@ -11,7 +11,7 @@ import math
 import pytest
 
 from grader import estimator as est
-from grader.derivation import recording
+from grader.estimator.derivation import recording
 
 A100_KIPPLY_BW = 1.5e12  # kipply rounds the A100's 1.555 TB/s
 A100_PEAK = 312e12

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from grader import grade
-from grader.conventions import EMBEDDING_NOT_READ, MEMORY_AS_GIB
 from grader.diagnosis import band, within
+from grader.estimator.conventions import EMBEDDING_NOT_READ, MEMORY_AS_GIB
 from grader.units import format_quantity
 from question_bank import load_bank
 from question_bank.convention_checks import reading_issue

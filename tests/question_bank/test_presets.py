@@ -11,7 +11,7 @@ import yaml
 from pydantic import ValidationError
 
 from grader import estimator as est
-from grader.derivation import recording
+from grader.estimator.derivation import recording
 from question_bank import Accelerator, ModelConfig, load_hardware, load_models
 from question_bank.errors import BankError
 

@@ -7,8 +7,8 @@ import math
 import pytest
 
 from grader import grade
-from grader.derivation import Step
 from grader.diagnosis import SUMMED, diagnose
+from grader.estimator.derivation import Step
 from grader.factor_causes import BYTES_PER_8_BIT, factor_two_causes
 from grader.problem import Tolerance
 from grader.units import format_quantity

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from grader.layer_ops import decode_layer_ops
+from grader.estimator.layer_ops import decode_layer_ops
 from question_bank import load_hardware, load_models
 from tests.ui.explore_expected import direct_figures
 from ui.explore_figures import Setup, compute_figures, setup_warnings

@@ -3,7 +3,7 @@
 Pure functions, keyword-only arguments, SI units throughout: bytes, seconds, FLOP, FLOP/s,
 bytes/s. A multiply-add counts as 2 FLOP. Peak FLOP/s means dense tensor-core throughput.
 
-Each function records its worked steps through :func:`grader.derivation.step`, so the
+Each function records its worked steps through :func:`grader.estimator.derivation.step`, so the
 derivation shown to a user is produced by the very lines that compute the answer.
 
 The formulas follow the three readings of the topic: kipply's "Transformer Inference
@@ -11,12 +11,15 @@ Arithmetic" (KV cache, 2P FLOPs, latency floorlines), Horace He's "Making Deep L
 Brrrr" (compute, bandwidth and overhead; fusion) and the JAX scaling book's "All About
 Transformer Inference" (rooflines, the critical decode batch size).
 
-The functions live in modules by subject, :mod:`grader.sizes` (bytes and counts),
-:mod:`grader.rooflines` (intensity, times, overhead, fusion), :mod:`grader.inference` (FLOPs per
-token, prefill and decode), :mod:`grader.latency` (TTFT, TPOT, request latency, MBU and MFU),
-:mod:`grader.parallelism` (all-reduce, tensor parallelism), :mod:`grader.moe`,
-:mod:`grader.speculative`, :mod:`grader.attention` (standard vs FlashAttention traffic),
-:mod:`grader.paging` (paged KV cache) and :mod:`grader.quantization`; this module is their one
+The functions live in modules by subject in this package: :mod:`.sizes` (bytes and counts),
+:mod:`.rooflines` (intensity, times, overhead, fusion), :mod:`.inference` (FLOPs per token, prefill
+and decode), :mod:`.latency` (TTFT, TPOT, request latency, MBU and MFU), :mod:`.parallelism`
+(all-reduce, tensor parallelism), :mod:`.moe`, :mod:`.speculative`, :mod:`.attention` (standard vs
+FlashAttention traffic), :mod:`.paging` (paged KV cache), :mod:`.quantization`, the serving
+follow-ups (:mod:`.serving`, :mod:`.long_prompt`, :mod:`.kv_layouts`, :mod:`.parallel_choices`,
+:mod:`.speculative_batch`, :mod:`.memory_budget`), one layer's operations (:mod:`.layer_ops`) and the
+conventions a question accepts beside its own (:mod:`.conventions`). :mod:`.derivation` records the
+worked steps and :mod:`.numbers` prints figures. This module is their one
 public face and holds the registry of names a question template may call.
 """
 
@@ -25,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from grader.attention import (
+from grader.estimator.attention import (
     attention_hbm_bytes,
     attention_scores_bytes,
 )
-from grader.conventions import binary_capacity_bytes, params_read_per_decode_step
-from grader.inference import (
+from grader.estimator.conventions import binary_capacity_bytes, params_read_per_decode_step
+from grader.estimator.inference import (
     attention_flops_per_token,
     attention_parity_context,
     decode_arithmetic_intensity,
@@ -43,8 +46,12 @@ from grader.inference import (
     prefill_time,
     tokens_per_second,
 )
-from grader.kv_layouts import mla_kv_bytes_per_token, prefix_cache_bytes_saved, sliding_window_kv_bytes
-from grader.latency import (
+from grader.estimator.kv_layouts import (
+    mla_kv_bytes_per_token,
+    prefix_cache_bytes_saved,
+    sliding_window_kv_bytes,
+)
+from grader.estimator.latency import (
     kv_bytes_read_per_step,
     kv_weight_crossover_context,
     memory_bandwidth_utilization,
@@ -54,19 +61,19 @@ from grader.latency import (
     time_per_output_token,
     time_to_first_token,
 )
-from grader.long_prompt import (
+from grader.estimator.long_prompt import (
     prefill_attention_flops,
     prefill_attention_parity_tokens,
     prefill_flops_with_attention,
 )
-from grader.memory_budget import kv_cache_budget_bytes
-from grader.moe import (
+from grader.estimator.memory_budget import kv_cache_budget_bytes
+from grader.estimator.moe import (
     experts_touched,
     experts_touched_without_overlap,
     moe_decode_step_time,
     moe_decode_weight_bytes,
 )
-from grader.paging import (
+from grader.estimator.paging import (
     contiguous_kv_requests_fit,
     contiguous_kv_reserved_bytes,
     contiguous_kv_waste_fraction,
@@ -75,8 +82,8 @@ from grader.paging import (
     paged_kv_reserved_bytes,
     paged_kv_waste_fraction,
 )
-from grader.parallel_choices import expert_parallel_alltoall_bytes, pipeline_bubble_fraction
-from grader.parallelism import (
+from grader.estimator.parallel_choices import expert_parallel_alltoall_bytes, pipeline_bubble_fraction
+from grader.estimator.parallelism import (
     activation_bytes_per_layer,
     allreduce_time,
     kv_bytes_per_chip,
@@ -85,11 +92,11 @@ from grader.parallelism import (
     tensor_parallel_kv_capacity_tokens,
     weight_bytes_per_chip,
 )
-from grader.quantization import (
+from grader.estimator.quantization import (
     max_batch_at_context,
     quantization_decode_speedup,
 )
-from grader.rooflines import (
+from grader.estimator.rooflines import (
     arithmetic_intensity,
     arithmetic_intensity_elementwise,
     arithmetic_intensity_matmul,
@@ -105,13 +112,13 @@ from grader.rooflines import (
     roofline_time,
     roofline_time_other_regime,
 )
-from grader.serving import (
+from grader.estimator.serving import (
     chunked_prefill_step_time,
     cost_per_million_tokens,
     max_batch_under_tpot_target,
     requests_in_flight,
 )
-from grader.sizes import (
+from grader.estimator.sizes import (
     DTYPE_BYTES,
     active_params,
     dtype_bytes,
@@ -122,13 +129,13 @@ from grader.sizes import (
     transformer_params,
     weight_bytes,
 )
-from grader.speculative import (
+from grader.estimator.speculative import (
     speculative_speedup,
     speculative_speedup_from_tokens,
     speculative_tokens_per_step,
     speculative_tokens_without_chain,
 )
-from grader.speculative_batch import speculative_speedup_at_batch, speculative_verify_step_time
+from grader.estimator.speculative_batch import speculative_speedup_at_batch, speculative_verify_step_time
 
 __all__ = [
     "DTYPE_BYTES",
@@ -310,7 +317,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
         speculative_tokens_without_chain,
         roofline_time_other_regime,
         attainable_flops_other_roof,
-        # Conventions a question accepts beside its own (see grader.conventions).
+        # Conventions a question accepts beside its own (see grader.estimator.conventions).
         params_read_per_decode_step,
         binary_capacity_bytes,
     )
@@ -330,11 +337,3 @@ WHOLE_COUNTS = frozenset(
         max_batch_under_tpot_target,
     )
 )
-
-
-if __name__ == "__main__":
-    # `python -m grader.estimator explore ...`: the one arrow out of grader, taken only when run as a
-    # script, because the command reads the bank's presets (ui.explore_cli holds it; see README).
-    from ui.explore_cli import main
-
-    raise SystemExit(main())

@@ -4,14 +4,14 @@ Part of the estimator (:mod:`grader.estimator`): pure, keyword-only, SI units, e
 Decode reads every weight byte and every KV byte once per step, so fewer bytes per element make a
 bandwidth-bound step faster in proportion, leave room for a bigger batch, and (weights only, with
 bf16 compute) lower the critical batch: peak · bytes per param / (2 · bandwidth) is ridge/2 in
-bf16, ridge/4 in int4 (:func:`grader.inference.decode_critical_batch_size`).
+bf16, ridge/4 in int4 (:func:`grader.estimator.inference.decode_critical_batch_size`).
 """
 
 from __future__ import annotations
 
-from grader.derivation import num, qty, step
-from grader.latency import time_per_output_token
-from grader.sizes import max_batch_size, weight_bytes
+from grader.estimator.derivation import num, qty, step
+from grader.estimator.latency import time_per_output_token
+from grader.estimator.sizes import max_batch_size, weight_bytes
 
 
 def max_batch_at_context(
@@ -26,12 +26,12 @@ def max_batch_at_context(
     """Whole sequences of ``context_len`` tokens whose KV cache fits beside the weights.
 
     ⌊(chips · memory − P · bytes) / (context · KV bytes per token)⌋, via
-    :func:`grader.sizes.max_batch_size` with all the chips' memory.
+    :func:`grader.estimator.sizes.max_batch_size` with all the chips' memory.
 
     At least 0. Halving the KV bytes (fp8 KV) doubles the room per sequence; quantizing the
     weights frees memory for more sequences. Assumes the KV cache shards evenly over the chips
     (no replication past the KV-head count; see
-    :func:`grader.parallelism.tensor_parallel_kv_capacity_tokens`); ignores activations and the
+    :func:`grader.estimator.parallelism.tensor_parallel_kv_capacity_tokens`); ignores activations and the
     framework's reserve.
     """
     per_sequence = step(
@@ -65,7 +65,7 @@ def quantization_decode_speedup(
 
     TPOT(bytes, KV bytes) / TPOT(quantized bytes, quantized KV bytes).
 
-    Both from :func:`grader.latency.time_per_output_token` at the same batch and context. At
+    Both from :func:`grader.estimator.latency.time_per_output_token` at the same batch and context. At
     batch 1 and short context it approaches the weight-byte ratio (bf16 → int4: 4×); with long
     context only the KV cache's share moves with the KV format. Compute stays bf16, so once the
     quantized step is compute-bound the gain stops. Ignores dequantization cost.

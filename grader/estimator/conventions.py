@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.derivation import num, qty, step
+from grader.estimator.derivation import num, qty, step
 
 #: Bytes in a "GB" of HBM as GPUs are sold: the capacity is binary (an "80 GB" A100 holds 80 GiB).
 GIB_PER_GB = 2**30 / 1e9

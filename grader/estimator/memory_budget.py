@@ -8,7 +8,7 @@ blocks; CUDA-graph pools and the allocator's fragmentation come out of the same 
 
 from __future__ import annotations
 
-from grader.derivation import num, qty, step
+from grader.estimator.derivation import num, qty, step
 
 
 def kv_cache_budget_bytes(

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 
-from grader.derivation import num, qty, recording, step
-from grader.latency import decode_step_over_tokens, time_per_output_token
+from grader.estimator.derivation import num, qty, recording, step
+from grader.estimator.latency import decode_step_over_tokens, time_per_output_token
 
 SECONDS_PER_HOUR = 3600.0
 TOKENS_PER_MILLION = 1e6
@@ -82,10 +82,10 @@ def max_batch_under_tpot_target(
 ) -> float:
     """The largest whole batch whose TPOT is at most the target (0 if batch 1 misses it).
 
-    TPOT is :func:`grader.latency.time_per_output_token` with the same arguments; it only grows
+    TPOT is :func:`grader.estimator.latency.time_per_output_token` with the same arguments; it only grows
     with the batch, so the bound is ⌊min((target · bw · chips − P · bytes) / (context · KV),
     target · peak · chips / (2 · P))⌋. With ``memory_bytes`` (per chip) the batch must also fit:
-    :func:`grader.quantization.max_batch_at_context`'s bound. Same roofline assumptions as TPOT (no
+    :func:`grader.estimator.quantization.max_batch_at_context`'s bound. Same roofline assumptions as TPOT (no
     attention FLOPs, perfect overlap); ignores activations and the engine's reserve.
     """
     kv_per_step = context_len * kv_bytes_per_token

@@ -9,9 +9,9 @@ read time, every draft token costs compute and the gain shrinks or turns into a 
 
 from __future__ import annotations
 
-from grader.derivation import num, qty, step
-from grader.latency import decode_step_over_tokens, time_per_output_token
-from grader.speculative import speculative_tokens_per_step
+from grader.estimator.derivation import num, qty, step
+from grader.estimator.latency import decode_step_over_tokens, time_per_output_token
+from grader.estimator.speculative import speculative_tokens_per_step
 
 
 def speculative_verify_step_time(
@@ -68,8 +68,9 @@ def speculative_speedup_at_batch(
 ) -> float:
     """Speed-up over plain decoding at batch B: tokens per step · TPOT / (verify time + k · c · TPOT).
 
-    TPOT is the plain decode step at B (:func:`grader.latency.time_per_output_token`); the draft's
-    k steps cost c · TPOT each (c, ``draft_cost_ratio``, as in :func:`grader.speculative.speculative_speedup`,
+    TPOT is the plain decode step at B (:func:`grader.estimator.latency.time_per_output_token`); the draft's
+    k steps cost c · TPOT each (c, ``draft_cost_ratio``, as in
+    :func:`grader.estimator.speculative.speculative_speedup`,
     to which this reduces while the verify costs one step). Near and past the critical batch the
     verify costs up to k + 1 steps and the speed-up falls below 1.
     """

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 
-from grader.derivation import num, qty, step
-from grader.units import format_number
+from grader.estimator.derivation import num, qty, step
+from grader.estimator.numbers import format_number
 
 #: Bytes per element of the number formats the drills use.
 DTYPE_BYTES: dict[str, float] = {

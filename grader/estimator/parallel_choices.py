@@ -9,7 +9,7 @@ and combines the results back.
 
 from __future__ import annotations
 
-from grader.derivation import num, qty, step
+from grader.estimator.derivation import num, qty, step
 
 
 def pipeline_bubble_fraction(*, n_stages: int, n_microbatches: int) -> float:

@@ -8,7 +8,7 @@ count the FlashAttention papers use for a causal forward pass (Dao, 2023).
 
 from __future__ import annotations
 
-from grader.derivation import num, step
+from grader.estimator.derivation import num, step
 
 
 def prefill_attention_flops(*, n_layers: int, n_heads: int, head_dim: int, prompt_tokens: int) -> float:
@@ -58,7 +58,7 @@ def prefill_attention_parity_tokens(*, n_params: float, n_layers: int, n_heads: 
     """Prompt length where a causal prefill's attention FLOPs equal its 2 · P · T: P / (L · heads · head_dim).
 
     Solves 2 · L · T² · heads · head_dim = 2 · P · T. Twice
-    :func:`grader.inference.attention_parity_context`, which asks when one token's attention over
+    :func:`grader.estimator.inference.attention_parity_context`, which asks when one token's attention over
     its context matches 2P: a prompt's tokens see half the prompt on average.
     """
     return step(

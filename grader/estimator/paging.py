@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from grader.derivation import num, qty, step
+from grader.estimator.derivation import num, qty, step
 
 
 def _lengths(request_lengths: Sequence[float], max_seq_len: float | None = None) -> list[int]:

@@ -8,7 +8,7 @@ step while decode is bandwidth-bound), and each draft token is accepted with pro
 
 from __future__ import annotations
 
-from grader.derivation import num, step
+from grader.estimator.derivation import num, step
 
 
 def speculative_tokens_per_step(*, acceptance_rate: float, n_draft: int) -> float:

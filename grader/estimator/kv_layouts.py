@@ -10,7 +10,7 @@ copy of a shared prompt prefix's KV instead of one per request.
 
 from __future__ import annotations
 
-from grader.derivation import num, qty, step
+from grader.estimator.derivation import num, qty, step
 
 
 def mla_kv_bytes_per_token(

@@ -6,9 +6,9 @@ kipply's latency floorlines and the scaling book's decode rooflines.
 
 from __future__ import annotations
 
-from grader.derivation import num, qty, step
-from grader.rooflines import compute_time, memory_time
-from grader.sizes import weight_bytes
+from grader.estimator.derivation import num, qty, step
+from grader.estimator.rooflines import compute_time, memory_time
+from grader.estimator.sizes import weight_bytes
 
 # --- FLOPs ---------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ probabilities P; read P and V, write O. FlashAttention keeps S and P in on-chip 
 
 from __future__ import annotations
 
-from grader.derivation import num, qty, step
+from grader.estimator.derivation import num, qty, step
 
 
 def attention_hbm_bytes(

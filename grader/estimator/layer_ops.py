@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.derivation import num, step
+from grader.estimator.derivation import num, step
 
 #: RMSNorm per element: square, sum, scale by the inverse root, multiply by the weight (about 4 FLOP).
 NORM_FLOPS_PER_ELEMENT = 4

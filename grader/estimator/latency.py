@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 
-from grader.derivation import num, qty, step
-from grader.inference import decode_step_time
-from grader.rooflines import compute_time, memory_time
-from grader.sizes import weight_bytes
+from grader.estimator.derivation import num, qty, step
+from grader.estimator.inference import decode_step_time
+from grader.estimator.rooflines import compute_time, memory_time
+from grader.estimator.sizes import weight_bytes
 
 
 def time_to_first_token(
@@ -89,7 +89,7 @@ def time_per_output_token(
 
     Every step reads all the weights and every sequence's KV cache once and does 2·P FLOPs per
     sequence. More context or a bigger batch never makes it shorter. Same assumptions as
-    :func:`grader.inference.decode_step_time` (perfect sharding and overlap; no communication,
+    :func:`grader.estimator.inference.decode_step_time` (perfect sharding and overlap; no communication,
     attention FLOPs or launch overhead).
     """
     return decode_step_over_tokens(

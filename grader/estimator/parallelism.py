@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 
-from grader.derivation import num, qty, step
-from grader.inference import flops_per_token
-from grader.latency import kv_bytes_read_per_step
-from grader.rooflines import compute_time, memory_time
-from grader.sizes import weight_bytes
+from grader.estimator.derivation import num, qty, step
+from grader.estimator.inference import flops_per_token
+from grader.estimator.latency import kv_bytes_read_per_step
+from grader.estimator.rooflines import compute_time, memory_time
+from grader.estimator.sizes import weight_bytes
 
 
 def allreduce_time(*, n_bytes: float, n_chips: int, link_bandwidth: float, hop_latency: float = 0.0) -> float:

@@ -9,8 +9,8 @@ count.
 
 from __future__ import annotations
 
-from grader.derivation import num, qty, step
-from grader.rooflines import compute_time, memory_time
+from grader.estimator.derivation import num, qty, step
+from grader.estimator.rooflines import compute_time, memory_time
 
 
 def experts_touched(*, n_experts: int, n_experts_active: int, batch_size: int) -> float:

@@ -6,7 +6,7 @@ Horace He's compute / bandwidth / overhead split and the scaling book's roofline
 
 from __future__ import annotations
 
-from grader.derivation import num, qty, step
+from grader.estimator.derivation import num, qty, step
 
 # --- rooflines -----------------------------------------------------------------------------
 
