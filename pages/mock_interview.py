@@ -8,8 +8,8 @@ import streamlit as st
 
 from grader.problem import Kind
 from progress import Store, StoreError
-from progress.mock_scorecard import problem_title
-from progress.mock_session import (
+from progress.mock.scorecard import problem_title
+from progress.mock.session import (
     MAX_ANSWER_CHARS,
     MockSession,
     answers,

@@ -1,6 +1,6 @@
 """Progress: the SQLite store, FSRS scheduling, mocks and export. Imports neither streamlit nor torch.
 
-``Store(path)`` is the way in; ``progress.scheduling`` and ``progress.mocks`` work on a store.
+``Store(path)`` is the way in; ``progress.scheduling`` and ``progress.mock.rows`` work on a store.
 """
 
 from progress.attempt import Attempt, AttemptDict, Mode, Status

@@ -1,6 +1,6 @@
 """The mock interview behind its page: the bank, the grader and the store joined up. No Streamlit here.
 
-``progress.mock_session`` keeps the rules (deadline, refusals, settling) without knowing the bank or
+``progress.mock.session`` keeps the rules (deadline, refusals, settling) without knowing the bank or
 the grader; this module hands it generated problems and a grader (``grader.grade``, with
 follow-through for scenario steps), so the page only reads widgets and renders. Time always
 comes in as an argument.
@@ -22,11 +22,11 @@ from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from progress import Store
 from progress.aggregates import load_snapshot
-from progress.mock_config import Mix, MockConfig, ProblemRef
-from progress.mock_debrief import Debrief, Outcome
-from progress.mock_selection import Candidate, ScenarioCandidate, select_interview, select_problems
-from progress.mock_session import MockSession, Submission, answers, history, settle, start, submit
-from progress.mock_timer import elapsed_s
+from progress.mock.config import Mix, MockConfig, ProblemRef
+from progress.mock.debrief import Debrief, Outcome
+from progress.mock.selection import Candidate, ScenarioCandidate, select_interview, select_problems
+from progress.mock.session import MockSession, Submission, answers, history, settle, start, submit
+from progress.mock.timer import elapsed_s
 from progress.readiness import assess, strengths
 from question_bank import Bank, GenerationError, load_checklist
 from question_bank.generation_checks import generate_checked

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from progress.mock_config import DEFAULT_N_PROBLEMS, MAX_DIFFICULTY, MIN_DIFFICULTY, Mix, MockConfig
+from progress.mock.config import DEFAULT_N_PROBLEMS, MAX_DIFFICULTY, MIN_DIFFICULTY, Mix, MockConfig
 
 #: The duration radio's value for a length of the user's own.
 CUSTOM = "custom"

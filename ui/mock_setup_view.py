@@ -13,9 +13,9 @@ import streamlit as st
 
 from grader.wording import counted, with_article
 from progress import Store, StoreError
-from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, TWO_SCENARIOS_FROM_S, Mix, MockConfig
-from progress.mock_selection import NoCandidatesError
-from progress.mock_session import MockRunningError, history, running_sessions
+from progress.mock.config import MAX_N_PROBLEMS, PRESET_MINUTES, TWO_SCENARIOS_FROM_S, Mix, MockConfig
+from progress.mock.selection import NoCandidatesError
+from progress.mock.session import MockRunningError, history, running_sessions
 from question_bank import Bank
 from ui import state_keys as keys
 from ui.context import new_seed, now

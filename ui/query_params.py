@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from progress.mocks import MAX_ROW_ID
+from progress.mock.rows import MAX_ROW_ID
 from question_bank import load_hardware, load_models
 from question_bank.model_base import KEBAB_ID
 from ui import state_keys as keys

@@ -26,7 +26,7 @@ from grader.follow_through import (
     grade_step,
 )
 from progress import Store
-from progress.mock_debrief import Outcome
+from progress.mock.debrief import Outcome
 from progress.scheduling import review
 from question_bank import Bank
 from question_bank.generation_checks import generate_scenario_checked

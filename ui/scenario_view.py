@@ -11,7 +11,7 @@ from grader import ExplanationRecord, Verdict, VerdictStatus
 from grader.follow_through import ChainReport, ScenarioProblem, StepProblem, StepVerdict
 from grader.problem import Kind
 from progress import Store, StoreError
-from progress.mock_debrief import Outcome
+from progress.mock.debrief import Outcome
 from ui import state_keys as keys
 from ui.answer_help import show_answer_help
 from ui.context import now

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from progress import Store
-from progress.mocks import list_mocks, mock_answers
+from progress.mock.rows import list_mocks, mock_answers
 
 if TYPE_CHECKING:  # a conftest is not importable by name once several folders have one
     from conftest import AppServer

@@ -14,9 +14,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from progress import Attempt, Settings, Status, Store
-from progress.mock_config import MockConfig, ProblemRef
-from progress.mock_session import finish, start, submit
-from progress.mocks import list_mocks
+from progress.mock.config import MockConfig, ProblemRef
+from progress.mock.rows import list_mocks
+from progress.mock.session import finish, start, submit
 from question_bank import load_bank
 from ui import state_keys as keys
 from ui.practice import Current

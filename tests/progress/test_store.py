@@ -216,7 +216,7 @@ def test_a_lock_that_outlasts_every_retry_is_a_store_error(tmp_path):
 
 def test_progress_imports_neither_streamlit_nor_torch():
     probe = (
-        "import sys, progress, progress.mocks, progress.export, progress.__main__; "
+        "import sys, progress, progress.mock.rows, progress.export, progress.__main__; "
         "print(sorted(m for m in ('streamlit', 'torch', 'fsrs.optimizer') if m in sys.modules))"
     )
     root = Path(__file__).resolve().parents[2]

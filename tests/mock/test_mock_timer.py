@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from progress.mock_timer import deadline_for, elapsed_s, format_remaining, is_expired, remaining
+from progress.mock.timer import deadline_for, elapsed_s, format_remaining, is_expired, remaining
 
 START = datetime(2026, 11, 29, 16, 0, 0, tzinfo=UTC)
 

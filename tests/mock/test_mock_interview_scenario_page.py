@@ -5,17 +5,17 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from scenario_kit import RECALL_TEXT, exact_response
 from streamlit.testing.v1 import AppTest
 
 from grader.follow_through import StepProblem, carried_problem
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from progress import Store
-from progress.mock_config import Mix, MockConfig, ProblemRef
-from progress.mock_session import running_sessions, start
-from progress.mocks import list_mocks
+from progress.mock.config import Mix, MockConfig, ProblemRef
+from progress.mock.rows import list_mocks
+from progress.mock.session import running_sessions, start
 from question_bank import load_bank
+from tests.pages.scenario_kit import RECALL_TEXT, exact_response
 from ui import state_keys as keys
 from ui.mock import problems_of
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 from mock_kit import KV, T0, fake_grade
-from store_kit import new_store
 
 from grader.problem import Kind, Problem
-from progress.mock_config import MockConfig, ProblemRef
-from progress.mock_debrief import Answer, Result, debrief
-from progress.mock_scorecard import MockFacts, scorecard_markdown
-from progress.mock_session import answers, finish, load, rate_recall, start, submit
+from progress.mock.config import MockConfig, ProblemRef
+from progress.mock.debrief import Answer, Result, debrief
+from progress.mock.scorecard import MockFacts, scorecard_markdown
+from progress.mock.session import answers, finish, load, rate_recall, start, submit
+from tests.progress.store_kit import new_store
 
 WHY = Problem(
     "why-2p", "two-p-flops", Kind.RECALL, "Why 2P?", 4,

@@ -15,12 +15,11 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from store_kit import schema_file
-
 from progress import Store
-from progress.mock_config import MockConfig, ProblemRef
-from progress.mock_session import finish, start, submit
-from progress.mocks import MockStatus, list_mocks, mock_answers
+from progress.mock.config import MockConfig, ProblemRef
+from progress.mock.rows import MockStatus, list_mocks, mock_answers
+from progress.mock.session import finish, start, submit
+from tests.progress.store_kit import schema_file
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 40
@@ -30,8 +29,8 @@ STARTER = """
 import sys
 from datetime import UTC, datetime
 from progress import Store
-from progress.mock_config import MockConfig, ProblemRef
-from progress.mock_session import MockRunningError, start
+from progress.mock.config import MockConfig, ProblemRef
+from progress.mock.session import MockRunningError, start
 
 store = Store(sys.argv[1])
 config = MockConfig.from_minutes(duration_min=15, n_problems=1)

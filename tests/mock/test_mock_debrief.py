@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from mock_kit import KV, PROBLEMS, REGIME, RIDGE, T0, WHY, fake_grade
 
-from progress.mock_config import MockConfig
-from progress.mock_debrief import Answer, Result, debrief, response_text
-from progress.mock_scorecard import MockFacts, scorecard_markdown
+from progress.mock.config import MockConfig
+from progress.mock.debrief import Answer, Result, debrief, response_text
+from progress.mock.scorecard import MockFacts, scorecard_markdown
 
 
 def _answers(**by_position: str) -> dict[int, Answer]:
@@ -82,7 +82,7 @@ def test_scorecard_has_the_score_each_item_each_problem_and_the_slip() -> None:
 
 
 def test_a_choice_is_shown_as_the_right_answer_and_a_figure_as_the_exact_one() -> None:
-    from progress.mock_debrief import answer_heading
+    from progress.mock.debrief import answer_heading
 
     assert answer_heading(REGIME) == "Right answer"
     assert answer_heading(PROBLEMS[0]) == "Exact answer"

@@ -8,16 +8,16 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from scenario_kit import drawn
 from streamlit.testing.v1 import AppTest
 
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from progress import Attempt, Mode, Status, Store
-from progress.mock_config import Mix, MockConfig, ProblemRef
-from progress.mock_session import load, running_sessions, start
-from progress.mocks import list_mocks, mock_answers
+from progress.mock.config import Mix, MockConfig, ProblemRef
+from progress.mock.rows import list_mocks, mock_answers
+from progress.mock.session import load, running_sessions, start
 from question_bank import load_bank, load_checklist
+from tests.pages.scenario_kit import drawn
 from ui import state_keys as keys
 from ui.mock import problems_of
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from store_kit import T0, FakeClock, new_store
 
-from progress.mocks import (
+from progress.mock.rows import (
     MockRunningError,
     MockStatus,
     create_mock,
@@ -19,6 +18,7 @@ from progress.mocks import (
     running_mock,
     save_mock_answer,
 )
+from tests.progress.store_kit import T0, FakeClock, new_store
 
 CONFIG = {"n_problems": 2, "mix": "every-item", "difficulty": [1, 3], "updates_schedule": False}
 PROBLEMS = [{"template_id": "kv-bytes-per-token", "seed": 11}, {"template_id": "ridge-point", "seed": 12}]

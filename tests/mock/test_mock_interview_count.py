@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from progress import Store
-from progress.mock_config import MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
-from progress.mock_session import finish, history, single_problem_count
+from progress.mock.config import MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
+from progress.mock.session import finish, history, single_problem_count
 from question_bank import load_bank
 from ui.mock import start_mock
 from ui.mock_setup import SetupDefaults

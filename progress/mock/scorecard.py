@@ -10,8 +10,8 @@ from typing import Any
 
 from grader.diagnosis import slip_label
 from grader.wording import counted
-from progress.mock_config import MockConfig
-from progress.mock_debrief import Debrief, Outcome, Result, answer_heading, exact_answer_text, response_text
+from progress.mock.config import MockConfig
+from progress.mock.debrief import Debrief, Outcome, Result, answer_heading, exact_answer_text, response_text
 
 _RESULT_WORDS = {
     Result.CORRECT: "correct",

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from progress.mock_config import Mix, MockConfig, ProblemRef
-from progress.mock_selection import Candidate, NoCandidatesError, select_problems
+from progress.mock.config import Mix, MockConfig, ProblemRef
+from progress.mock.selection import Candidate, NoCandidatesError, select_problems
 
 ITEMS = ("three-regimes", "arithmetic-intensity", "fusion", "kv-cache")
 CANDIDATES = [

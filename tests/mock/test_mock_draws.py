@@ -9,8 +9,8 @@ import pytest
 
 from grader.problem import Kind
 from progress import Store
-from progress.mock_config import Mix, MockConfig
-from progress.mock_session import finish
+from progress.mock.config import Mix, MockConfig
+from progress.mock.session import finish
 from question_bank import Bank, load_bank
 from ui.mock import asked, problem_slots, start_mock
 

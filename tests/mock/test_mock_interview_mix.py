@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 from mock_kit import T0
-from store_kit import attempt, new_store
 
 from grader import Kind, Problem, grade
 from grader.follow_through import StepProblem
 from progress import Store
 from progress.aggregates import load_snapshot
-from progress.mock_config import MAX_N_PROBLEMS, Mix, MockConfig, ProblemRef
-from progress.mock_selection import Candidate, NoCandidatesError, ScenarioCandidate, select_interview
-from progress.mock_session import (
+from progress.mock.config import MAX_N_PROBLEMS, Mix, MockConfig, ProblemRef
+from progress.mock.selection import Candidate, NoCandidatesError, ScenarioCandidate, select_interview
+from progress.mock.session import (
     MockSession,
     finish,
     history,
@@ -29,6 +28,7 @@ from progress.mock_session import (
 )
 from progress.readiness import FactorName, assess
 from progress.scheduling import card_states
+from tests.progress.store_kit import attempt, new_store
 
 CANDIDATES = [Candidate(f"atom-{n}", "kv-cache", 1) for n in range(5)]
 SCENARIOS = [ScenarioCandidate("scenario-a", 4, 2), ScenarioCandidate("scenario-b", 5, 3)]

@@ -10,9 +10,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from progress import Store
-from progress.mock_config import MockConfig, ProblemRef
-from progress.mock_session import finish, start, submit
-from progress.mocks import list_mocks, mock_answers
+from progress.mock.config import MockConfig, ProblemRef
+from progress.mock.rows import list_mocks, mock_answers
+from progress.mock.session import finish, start, submit
 from question_bank import generate, load_bank
 from ui import state_keys as keys
 

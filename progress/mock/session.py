@@ -22,11 +22,9 @@ from typing import Any
 
 from grader.grading import MAX_RESPONSE_CHARS
 from progress.attempt import Attempt, Mode, Status
-from progress.mock_config import Mix, MockConfig, ProblemRef
-from progress.mock_debrief import Answer, Debrief, Grade, Outcome, ProblemLike, debrief, is_recall
-from progress.mock_scorecard import MockFacts, scorecard_markdown
-from progress.mock_timer import deadline_for, is_expired
-from progress.mocks import (
+from progress.mock.config import Mix, MockConfig, ProblemRef
+from progress.mock.debrief import Answer, Debrief, Grade, Outcome, ProblemLike, debrief, is_recall
+from progress.mock.rows import (
     Mock,
     MockRunningError,
     MockSettledError,
@@ -42,6 +40,8 @@ from progress.mocks import (
     running_mock_in,
     save_mock_answer,
 )
+from progress.mock.scorecard import MockFacts, scorecard_markdown
+from progress.mock.timer import deadline_for, is_expired
 from progress.scheduling import rating_for_answer, rating_for_recall, rating_for_status, review_in
 from progress.store import Store, insert_attempts
 from progress.utc import as_utc

@@ -13,8 +13,9 @@ import pytest
 from mock_kit import KV, PROBLEMS, REGIME, RIDGE, T0, WHY, fake_grade
 
 from progress import Mode, Settings, Store, card_states
-from progress.mock_config import MockConfig, ProblemRef
-from progress.mock_session import (
+from progress.mock.config import MockConfig, ProblemRef
+from progress.mock.rows import MockSettledError, mock_answers, rate_mock_answer, save_mock_answer
+from progress.mock.session import (
     MAX_ANSWER_CHARS,
     MockRunningError,
     MockSession,
@@ -29,8 +30,7 @@ from progress.mock_session import (
     start,
     submit,
 )
-from progress.mock_timer import remaining
-from progress.mocks import MockSettledError, mock_answers, rate_mock_answer, save_mock_answer
+from progress.mock.timer import remaining
 
 ROOT = Path(__file__).resolve().parents[2]
 REFS = [ProblemRef(p.template_id, p.seed) for p in PROBLEMS]
@@ -208,7 +208,7 @@ import os, signal, sys
 from datetime import timedelta
 sys.path.insert(0, sys.argv[3])
 from mock_kit import PROBLEMS, T0, fake_grade
-import progress.mock_session as mock_session
+import progress.mock.session as mock_session
 from progress import Store
 
 reviewed = []

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from progress.mock_config import TWO_SCENARIOS_FROM_S, Mix, MockConfig, ProblemRef
+from progress.mock.config import TWO_SCENARIOS_FROM_S, Mix, MockConfig, ProblemRef
 
 #: Seeds are drawn below this bound (they are stored in an SQLite INTEGER and shown to people).
 SEED_BOUND = 2**31
@@ -68,7 +68,7 @@ def select_problems(
 ) -> list[ProblemRef]:
     """``config.n_problems`` problems, taking turns over the checklist items.
 
-    Items take turns in the order the mix gives (see :class:`~progress.mock_config.Mix`); each
+    Items take turns in the order the mix gives (see :class:`~progress.mock.config.Mix`); each
     turn draws an unused template of that item at random, and an item's templates repeat
     (with new seeds) only after all of them were used. ``strength`` maps a checklist item to
     how ready the user is on it, 0 (not at all) .. 1 (ready); it orders ``weakest-first``.
