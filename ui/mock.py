@@ -16,14 +16,11 @@ from functools import partial
 from typing import Any
 
 from grader import VerdictStatus, grade
-from grader.derivation_text import derivation_markdown
-from grader.follow_through import chain_grader
 from grader.problem import Kind, Problem
-from grader.units import format_quantity
 from progress import Store
 from progress.aggregates import load_snapshot
 from progress.mock.config import Mix, MockConfig, ProblemRef
-from progress.mock.debrief import Debrief, Outcome
+from progress.mock.debrief import Debrief
 from progress.mock.selection import Candidate, ScenarioCandidate, select_interview, select_problems
 from progress.mock.session import MockSession, Submission, answers, history, settle, start, submit
 from progress.mock.timer import elapsed_s
@@ -168,22 +165,6 @@ def unreadable_message(problem: Problem, response: str) -> str | None:
     return verdict.message if verdict.status is VerdictStatus.UNPARSABLE else None
 
 
-def exact_text(outcome: Outcome) -> str:
-    """The exact answer as a person reads it: the number in its display unit, the option, the key points."""
-    problem: Problem = outcome.problem
-    if problem.kind is Kind.NUMERIC and problem.answer is not None:
-        return format_quantity(problem.answer, problem.unit)
-    if problem.kind is Kind.CHOICE:
-        return next((c.text for c in problem.choices if c.correct), "")
-    return "; ".join(problem.key_points)
-
-
-def derivation_text(outcome: Outcome) -> str:
-    """An outcome's worked derivation as a Markdown table, in the question's units ("" when none)."""
-    problem: Problem = outcome.problem
-    return derivation_markdown(problem.derivation, answer_unit=problem.unit) if problem.derivation else ""
-
-
 def settle_mock(
     store: Store,
     bank: Bank,
@@ -196,16 +177,12 @@ def settle_mock(
     """The finished mock's problems, its debrief and its scorecard (dates in ``zone``); stores the result
     once it is final."""
     problems = problems_of(bank, session)
-    responses = {position: answer.response for position, answer in answers(store, session.id).items()}
     result, scorecard = settle(
         store,
         session,
         problems,
-        grade=chain_grader(problems, responses),
         now=now,
         item_titles=item_titles(),
-        exact_text=exact_text,
-        derivation_text=derivation_text,
         zone=zone,
         enable_fuzzing=enable_fuzzing,
     )

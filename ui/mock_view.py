@@ -13,13 +13,13 @@ from grader.hints import box_label
 from grader.markdown import bank_markdown
 from grader.problem import Kind, Problem
 from progress.mock.debrief import Answer, Debrief, Outcome, Result, answer_heading
-from progress.mock.scorecard import item_verdict, minutes_seconds, result_word, typed_answer
+from progress.mock.scorecard import exact_text, item_verdict, minutes_seconds, result_word, typed_answer
 from progress.mock.session import MAX_ANSWER_CHARS, MockSession
 from progress.mock.timer import format_remaining, remaining
 from ui.answer_help import show_answer_help
 from ui.context import now
 from ui.explanation_view import escape_markdown, show_confirmed_checks, show_mock_checks
-from ui.mock import ProblemUnavailableError, exact_text
+from ui.mock import ProblemUnavailableError
 from ui.render import revisit_line, show_derivation, show_slip
 from ui.scenario_view import show_step_context
 

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
+from grader.derivation_text import derivation_markdown
 from grader.diagnosis import slip_label
+from grader.problem import Kind, Problem
+from grader.units import format_quantity
 from grader.wording import counted
 from progress.mock.config import MockConfig
 from progress.mock.debrief import Debrief, Outcome, Result, answer_heading, exact_answer_text, response_text
@@ -92,6 +95,22 @@ def item_verdict(*, asked: int, correct: int) -> str:
     if correct == 0:
         return "revisit"
     return "shaky"
+
+
+def exact_text(outcome: Outcome) -> str:
+    """The exact answer as a person reads it: the number in its display unit, the option, the key points."""
+    problem: Problem = outcome.problem
+    if problem.kind is Kind.NUMERIC and problem.answer is not None:
+        return format_quantity(problem.answer, problem.unit)
+    if problem.kind is Kind.CHOICE:
+        return next((c.text for c in problem.choices if c.correct), "")
+    return "; ".join(problem.key_points)
+
+
+def derivation_text(outcome: Outcome) -> str:
+    """An outcome's worked derivation as a Markdown table, in the question's units ("" when none)."""
+    problem: Problem = outcome.problem
+    return derivation_markdown(problem.derivation, answer_unit=problem.unit) if problem.derivation else ""
 
 
 def scorecard_markdown(

@@ -20,6 +20,7 @@ from datetime import UTC, datetime, tzinfo
 from enum import StrEnum
 from typing import Any
 
+from grader.follow_through import chain_grader
 from grader.grading import MAX_RESPONSE_CHARS
 from progress.attempt import Attempt, Mode, Status
 from progress.mock.config import Mix, MockConfig, ProblemRef
@@ -40,7 +41,7 @@ from progress.mock.rows import (
     running_mock_in,
     save_mock_answer,
 )
-from progress.mock.scorecard import MockFacts, scorecard_markdown
+from progress.mock.scorecard import MockFacts, derivation_text, exact_text, scorecard_markdown
 from progress.mock.timer import deadline_for, is_expired
 from progress.scheduling import rating_for_answer, rating_for_recall, rating_for_status, review_in
 from progress.store import Store, insert_attempts
@@ -350,11 +351,11 @@ def settle(
     session: MockSession,
     problems: Sequence[ProblemLike],
     *,
-    grade: Grade,
     now: datetime,
+    grade: Grade | None = None,
     item_titles: Mapping[str, str] | None = None,
-    exact_text: Callable[[Outcome], str] | None = None,
-    derivation_text: Callable[[Outcome], str] | None = None,
+    exact_text: Callable[[Outcome], str] = exact_text,
+    derivation_text: Callable[[Outcome], str] = derivation_text,
     zone: tzinfo = UTC,
     enable_fuzzing: bool = True,
 ) -> tuple[Debrief, str]:
@@ -363,10 +364,15 @@ def settle(
     Returns the debrief and its Markdown scorecard (provisional while ratings are missing). The first
     call that finds the score final stores the attempts, the score and the scorecard, and reviews the
     FSRS cards when the mock says so, all in one transaction: all of it lands, or none of it.
+
+    ``grade`` grades one problem's response; by default each problem is graded as the mock was
+    answered, a scenario's steps with follow-through from the user's own earlier answers.
     """
     if session.running:
         raise ValueError(f"mock #{session.id} is still running; finish it before the debrief")
     by_position = answers(store, session.id)
+    if grade is None:
+        grade = chain_grader(problems, {p: a.response for p, a in by_position.items()})
     result = debrief(problems, by_position, grade=grade)
     finished_at = session.mock.finished_at or session.deadline
     facts = MockFacts(session.id, session.mock.started_at, finished_at, session.config)
