@@ -47,7 +47,8 @@ from grader.diagnosis import band, within  # noqa: E402
 from grader.units import format_quantity  # noqa: E402
 from question_bank import generate, load_bank  # noqa: E402
 from question_bank.answer_extras import rebound_value  # noqa: E402
-from question_bank.generation import derived_values, draw_values, resolve  # noqa: E402
+from question_bank.bindings import derived_values, resolve  # noqa: E402
+from question_bank.generation import draw_values  # noqa: E402
 from question_bank.params import PresetParam  # noqa: E402
 from question_bank.scenarios import generate_scenario, step_view  # noqa: E402
 from question_bank.templates import ChoiceTemplate, NumericTemplate  # noqa: E402

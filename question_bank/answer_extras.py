@@ -19,6 +19,7 @@ from grader.estimator.derivation import Step, recording
 from grader.problem import AcceptedValue, ChoicePart, SlipValue, Tolerance, ToleranceClass, ToleranceKind
 from grader.units import format_number, format_quantity
 from question_bank.answers import Answer, ChoicePartSpec, Rebound
+from question_bank.bindings import derived_values, resolve
 from question_bank.catalog import PresetCatalog
 from question_bank.params import PresetParam
 from question_bank.templates import NumericTemplate
@@ -31,7 +32,6 @@ def rebound_value(
     entry: Rebound | Answer, answer_spec: Answer, values: Mapping[str, Any], answer: float
 ) -> float:
     """A slip's or accept entry's value: another call, the answer's call rebound, or the answer; scaled."""
-    from question_bank.generation import resolve
 
     def bind(bindings: Mapping[str, Any]) -> dict[str, Any]:
         return {keyword: resolve(binding, values) for keyword, binding in bindings.items()}
@@ -133,7 +133,6 @@ def both_count(note: str, value: float, answer: float, unit: str) -> str:
 
 def choice_part(spec: ChoicePartSpec, values: Mapping[str, Any], tolerance: Tolerance) -> ChoicePart:
     """The verdict asked beside the figure; options within ``tolerance`` of the largest are right too."""
-    from question_bank.generation import resolve
 
     sizes = [float(resolve(spec.largest[option.id], values)) for option in spec.options]
     top = max(sizes)
@@ -172,7 +171,6 @@ def other_gpu_slips(
     answer is worked again, derived params included, with the sibling's figure in its place.
     Siblings share the id's first word (``a100_40gb_sxm`` and ``a100_80gb_pcie``).
     """
-    from question_bank.generation import derived_values
 
     hardware = catalog.lists.get("hardware", {})
     found: list[SlipValue] = []

@@ -28,6 +28,7 @@ from grader.estimator.conventions import (
     embedding_table_params,
 )
 from grader.problem import AcceptedValue
+from question_bank.bindings import derivation_params, derived_values
 from question_bank.params import PresetParam
 from question_bank.templates import NumericTemplate
 
@@ -48,7 +49,6 @@ def _presets(template: NumericTemplate, kind: str) -> list[str]:
 def _answer_on(template: NumericTemplate, values: Mapping[str, Any], swapped: Mapping[str, Any]) -> float:
     """The answer worked again, derived params included, with ``swapped`` presets in place."""
     from question_bank.answer_extras import rebound_value
-    from question_bank.generation import derivation_params, derived_values
 
     again = derived_values(template, {**values, **swapped}, only=derivation_params(template))
     return rebound_value(template.answer, template.answer, again, 0.0)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from grader.diagnosis import band, within
@@ -21,6 +21,7 @@ from grader.estimator.derivation import recording
 from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance
 from question_bank.answer_extras import numeric_fields, other_gpu_slips, rebound_value, tolerance_note
 from question_bank.answers import Answer
+from question_bank.bindings import bind, derivation_params, resolve
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
 from question_bank.convention_readings import convention_accepted
 from question_bank.draw_rules import draw_issue, rules_of
@@ -150,53 +151,6 @@ def draw_values(
     return values
 
 
-def derived_values(
-    template: Template, values: Mapping[str, Any], *, only: frozenset[str] | None = None
-) -> dict[str, Any]:
-    """``values`` with every derived (``call``) param worked out again, in order, from the others.
-
-    ``only``: just these derived params (the others keep their values), e.g. what the answer rests on.
-    """
-    out = dict(values)
-    with recording():
-        for name, spec in template.params.items():
-            if isinstance(spec, CallParam) and (only is None or name in only):
-                out[name] = FUNCTIONS[spec.call](**_bind(spec.with_, out))
-    return out
-
-
-def derivation_params(template: Template) -> frozenset[str]:
-    """The derived params the answer (or a choice's ``decide``) rests on, directly or through others.
-
-    Only their steps belong in the derivation a user reads: a value computed for a slip, a
-    ``require`` check or the prompt alone would be a detour there.
-    """
-    if isinstance(template, NumericTemplate):
-        roots = _flat(template.answer.with_.values())
-    elif isinstance(template, ChoiceTemplate) and template.decide is not None:
-        roots = [template.decide.lhs, template.decide.rhs]
-    else:
-        roots = []
-    needed: set[str] = set()
-    pending = [root for root in roots if isinstance(root, str)]
-    while pending:
-        name = pending.pop().partition(".")[0]
-        if name in needed or name not in template.params:
-            continue
-        needed.add(name)
-        spec = template.params[name]
-        if isinstance(spec, CallParam):
-            pending.extend(binding for binding in _flat(spec.with_.values()) if isinstance(binding, str))
-    return frozenset(needed)
-
-
-def _flat(arguments: Iterable[Any]) -> list[Any]:
-    """The bindings of ``with`` arguments, a list argument's elements each on their own."""
-    return [
-        item for argument in arguments for item in (argument if isinstance(argument, tuple) else (argument,))
-    ]
-
-
 def _draw_until_valid(
     template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any], *, slips_apart: bool
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -246,7 +200,7 @@ def _draw(
         value = rng.choice(spec.choice)
         return value, value
     if isinstance(spec, CallParam):
-        value = FUNCTIONS[spec.call](**_bind(spec.with_, values))
+        value = FUNCTIONS[spec.call](**bind(spec.with_, values))
         return value, value
     raise TypeError(f"unknown param spec {type(spec).__name__}")  # pragma: no cover - the schema is closed
 
@@ -282,26 +236,8 @@ def _draw_float(spec: FloatRange, rng: random.Random) -> float:
 # --- bindings and calls --------------------------------------------------------------------
 
 
-def resolve(binding: Any, values: Mapping[str, Any]) -> Any:
-    """A binding's value: a literal as is, ``name`` or ``name.field`` looked up in the drawn values.
-
-    A list argument (a tuple of bindings) resolves to the tuple of its elements' values.
-    """
-    if isinstance(binding, tuple):
-        return tuple(resolve(item, values) for item in binding)
-    if not isinstance(binding, str):
-        return binding
-    name, _, field = binding.partition(".")
-    value = values[name]
-    return getattr(value, field) if field else value
-
-
-def _bind(bindings: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
-    return {keyword: resolve(binding, values) for keyword, binding in bindings.items()}
-
-
 def _call(answer: Answer, values: Mapping[str, Any]) -> float:
-    return float(FUNCTIONS[answer.call](**_bind(answer.with_, values)))
+    return float(FUNCTIONS[answer.call](**bind(answer.with_, values)))
 
 
 def _slips(

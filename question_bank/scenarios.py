@@ -18,8 +18,9 @@ from grader.estimator.derivation import Step
 from grader.follow_through import Call, Carry, Decision, Dependency, ScenarioProblem, StepProblem
 from grader.problem import Kind, Problem
 from grader.units import base_units, format_quantity, unit_symbol
+from question_bank.bindings import resolve
 from question_bank.catalog import PresetCatalog
-from question_bank.generation import draw_values, generate, resolve
+from question_bank.generation import draw_values, generate
 from question_bank.margins import scenario_margin_requirements
 from question_bank.params import CallParam
 from question_bank.rendering import Placeholder, format_value, render

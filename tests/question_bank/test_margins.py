@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from question_bank import generate, load_bank
+from question_bank.bindings import resolve
 from question_bank.choices import MIN_MARGIN
-from question_bank.generation import draw_values, resolve
+from question_bank.generation import draw_values
 from question_bank.margins import decide_margin, step_bands
 from question_bank.scenarios import scenario_values, step_view
 from question_bank.templates import ChoiceStep, ChoiceTemplate
