@@ -57,7 +57,7 @@ class PlanDay:
 
 
 @dataclass(frozen=True)
-class Plan:
+class StudyPlan:
     """The plan to ``interview_date`` and what the rule expects of it on the morning of that day.
 
     ``feasible``: every item with questions comes out ready. ``practice_enough``: the plan's practice does
@@ -118,7 +118,7 @@ def make_plan(
     answer_seconds: float | None = None,
     rule: Rule = DEFAULT_RULE,
     titles: Mapping[str, str] | None = None,
-) -> Plan:
+) -> StudyPlan:
     """The plan from ``today`` to ``interview_date`` (both UTC days) at ``minutes_per_day``.
 
     ``titles`` maps checklist ids to the names the warning uses (the ids themselves when absent).
@@ -182,7 +182,7 @@ def make_plan(
         earliest=earliest,
         new_limit_to_meet_all=to_meet_all,
     )
-    return Plan(
+    return StudyPlan(
         interview_date=interview_date,
         days=_days(outcome, today=today, interview_date=interview_date, seconds_per_card=seconds_per_card),
         new_by_item=_by_item(outcome.new),

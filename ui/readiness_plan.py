@@ -18,7 +18,7 @@ import streamlit as st
 
 from progress import Settings, StoreError
 from progress.aggregates import Snapshot
-from progress.plan import MAX_NEW_PER_DAY, Plan, make_plan, seconds_per_card
+from progress.plan import MAX_NEW_PER_DAY, StudyPlan, make_plan, seconds_per_card
 from progress.readiness import ItemEvidence, seconds_per_answer
 from progress.scheduling import scheduler_for
 from progress.settings import MAX_INTERVIEW_DAYS_AHEAD
@@ -46,7 +46,7 @@ def _plan(
     settings: dict[str, object],
     titles: dict[str, str],
     _evidence: list[ItemEvidence],
-) -> Plan:
+) -> StudyPlan:
     # Keyed on the database, its data version, the settings and the day: the plan simulates hundreds of
     # days of reviews, so a rerun that changed none of these reuses it. ``_evidence`` is not hashed.
     del db, version
@@ -148,7 +148,7 @@ PLAN_COLUMNS = {
 }
 
 
-def _show_plan(plan: Plan, settings: Settings) -> None:
+def _show_plan(plan: StudyPlan, settings: Settings) -> None:
     if not plan.practice_enough:
         st.error(plan.warning or "")
     elif plan.warning:
@@ -177,7 +177,7 @@ def _span(low: int, high: int) -> str:
     return f"{low}" if low == high else f"{low}–{high}"
 
 
-def use_of_time(plan: Plan, settings: Settings) -> str:
+def use_of_time(plan: StudyPlan, settings: Settings) -> str:
     """What the plan does with the minutes, in the table's own figures: the cards a day it uses of those
     that fit, and why any minutes are left."""
     views, minutes = plan.views_range, plan.minutes_range
@@ -212,7 +212,7 @@ def _apply_new_limit(limit: int) -> None:
     st.toast(f"New cards a day: {limit}.")
 
 
-def _cramming(plan: Plan, settings: Settings) -> None:
+def _cramming(plan: StudyPlan, settings: Settings) -> None:
     """How many question types the new cards meet before the date, and one click to meet them all."""
     if plan.types_met >= plan.types_to_meet or not plan.days:
         return

@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from fsrs import Card, Rating, Scheduler
 
-from progress.plan import Plan, make_plan, seconds_per_card
+from progress.plan import StudyPlan, make_plan, seconds_per_card
 from progress.readiness import DayTotal, ItemEvidence, ItemStatus
 
 TODAY = date(2026, 11, 2)
@@ -24,7 +24,7 @@ def fresh(items: tuple[str, ...] = ITEMS, n_templates: int = 4) -> list[ItemEvid
     ]
 
 
-def plan(evidence: list[ItemEvidence], *, days: int, minutes: int = 30, new_limit: int = 10) -> Plan:
+def plan(evidence: list[ItemEvidence], *, days: int, minutes: int = 30, new_limit: int = 10) -> StudyPlan:
     return make_plan(
         evidence,
         today=TODAY,
