@@ -13,7 +13,7 @@ from pathlib import Path
 
 from progress.attempt import COLUMNS, Attempt
 from progress.attempt_rows import RowsRead, SkippedRow, read_rows, skipped_notice
-from progress.snapshot import read_only_copy
+from progress.read_only_copy import read_only_copy
 
 
 class ExportFormat(StrEnum):
