@@ -75,7 +75,7 @@ class Export:
 def export_attempts(path: str | PathLike[str], export_format: ExportFormat | str) -> str:
     """Every well-formed attempt in the database at ``path``, oldest first, as text in ``export_format``.
 
-    The file is only read, from an in-memory copy (:mod:`progress.snapshot`): a database that does not
+    The file is only read, from an in-memory copy (:mod:`progress.read_only_copy`): a database that does not
     exist yet, or is empty, exports as empty and is neither created nor written; one on read-only
     media exports too. :func:`export_report` also names the rows left out.
     """
