@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_checks.record import Record
+from question_bank import load_hardware
 
 #: (regular expression over the normalised name, preset id or None for a known non-preset part).
 #: Normalised: lower case, runs of spaces, hyphens and underscores turned into one space.
@@ -74,10 +75,8 @@ def spec_roof(preset_id: str | None, *, hardware: Mapping[str, Any] | None = Non
         return None
     if hardware is None:
         try:
-            from question_bank import load_hardware  # type: ignore[attr-defined]
-
             hardware = load_hardware()
-        except (ImportError, OSError, ValueError):  # presets missing or invalid: measured only
+        except (OSError, ValueError):  # presets missing or invalid: measured only
             return None
     accelerator = hardware.get(preset_id)
     if accelerator is None:
