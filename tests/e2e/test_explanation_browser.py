@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from page_waits import until_idle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -47,7 +48,7 @@ def test_typed_explanation_is_checked_and_stored(
             expect(page.get_by_text(line)).to_have_count(1, timeout=30_000)
         for width, height in ((1400, 2300), (390, 4400)):
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(800)  # let the layout settle before the picture
+            until_idle(page)  # the layout settles at the new width before the picture
             page.screenshot(path=str(shots / f"practice-explanation-{width}.png"), full_page=True)
         page.get_by_role("button", name="Hard").click()
         page.get_by_role("button", name="Next").wait_for()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from page_waits import until_idle
 from playwright.sync_api import Browser, Page
 
 from progress import Store
@@ -55,11 +56,13 @@ def test_a_number_typed_without_enter_is_kept_at_the_deadline(
     _start_mock(page, app_server.url, minutes="1", n_problems=8)
     for _ in range(8):  # the first problem answered with a number
         page.get_by_text(re.compile(r"problem \d of 8")).wait_for()
+        until_idle(page)
+        shown = int(re.search(r"problem (\d) of 8", page.content()).group(1))
         if page.get_by_label(NUMBER_BOX).count():
             break
         page.get_by_role("button", name="Next").click()
-        page.wait_for_timeout(500)
-    position = int(re.search(r"problem (\d) of 8", page.content()).group(1)) - 1
+        page.get_by_text(re.compile(rf"problem {shown + 1} of 8")).wait_for()
+    position = shown - 1
     page.get_by_label(NUMBER_BOX).press_sequentially("484", delay=50)  # no Enter, no click elsewhere
 
     store = Store(app_server.db_path)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from page_waits import until_idle
 from playwright.sync_api import Browser
 
 if TYPE_CHECKING:  # a conftest is not importable by name once several folders have one
@@ -47,6 +48,6 @@ def test_phone_refresh_and_both_exports(app_server: AppServer, browser: Browser,
     second.value.save_as(json_path)
     assert csv_path.read_text(encoding="utf-8").startswith("id,created_at,")
     assert json.loads(json_path.read_text(encoding="utf-8")) == []
-    page.wait_for_timeout(1000)
+    until_idle(page)  # both downloads answered, and the reruns they caused are over
     assert "MediaFileStorageError" not in app_server.log_path.read_text(errors="replace")
     page.close()

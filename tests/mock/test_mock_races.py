@@ -104,7 +104,6 @@ def test_no_answer_lands_after_finish_returned(tmp_path: Path) -> None:
     store = Store(tmp_path / "progress.db")
     config = MockConfig.from_minutes(duration_min=60, n_problems=1)
     changed_after_finish = 0
-    deadline = time.monotonic() + 90
     for trial in range(TRIALS):
         now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC) + timedelta(hours=2 * trial)
         session = start(store, config=config, problems=[ProblemRef("kv-bytes-per-token", 1)], now=now)
@@ -137,7 +136,6 @@ def test_no_answer_lands_after_finish_returned(tmp_path: Path) -> None:
         later = mock_answers(store, session.id)
         changed_after_finish += later != at_finish
         assert later and later[0].response == str(accepted[-1])  # the last acknowledged answer is kept
-        assert time.monotonic() < deadline, f"only {trial + 1} of {TRIALS} trials in 90 s"
     assert changed_after_finish == 0
 
 
