@@ -101,6 +101,14 @@ def arrows(root: Path = ROOT) -> list[Arrow]:
     return out
 
 
+def is_entry(module: str) -> bool:
+    """An entry point: the app, a page script, or a package's ``__main__`` (a command).
+
+    Entry points sit above every package and may import whatever they start; nothing imports them.
+    """
+    return module == "app" or module.startswith("pages.") or module.endswith(".__main__")
+
+
 def part_of(module: str) -> str:
     """The package (or shown subpackage) a module belongs to."""
     for part in PARTS:
@@ -114,6 +122,8 @@ def package_arrows(found: Iterable[Arrow]) -> dict[tuple[str, str], tuple[int, i
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for a in found:
         src, dst = part_of(a.source), part_of(a.target)
+        if is_entry(a.source) and src != "pages":
+            src = f"{src} (entry)"
         if src != dst:
             counts[(src, dst)][int(a.lazy)] += 1
     return {k: (v[0], v[1]) for k, v in sorted(counts.items())}

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.import_picture import arrows, circles, is_entry, package_arrows, part_of
+
 ROOT = Path(__file__).resolve().parents[1]
 
 PROBE = """
@@ -53,3 +55,54 @@ def test_grader_imports_neither_the_bank_nor_the_app_but_for_the_estimators_comm
         if outward.search(text):
             found[str(path.relative_to(ROOT))] = outward.findall(text)
     assert found == {}
+
+
+#: The house's arrows between packages (DESIGN.md, README's Layout), and why each is there. Entry
+#: points (``app.py``, the page scripts, each ``__main__``) sit above all of them and are not listed.
+ALLOWED = {
+    ("pages", "ui"): "a page reads its widgets and hands them to its ui package",
+    ("ui", "progress"): "the store, scheduling, readiness and the plan",
+    ("ui", "progress.mock"): "the mock interview's domain",
+    ("ui", "question_bank"): "the bank: templates, generation, presets",
+    ("ui", "grader"): "grading answers and checking explanations",
+    ("ui", "grader.estimator"): "figures for Explore, the cheat sheet and the roofline picture",
+    ("ui", "grader.explain"): "the explanation checks shown on the page",
+    ("ui", "gpu_checks"): "the GPU checks page runs and shows the probes",
+    ("progress", "grader"): "labels (slips, units, wording) for readiness and exports",
+    ("progress.mock", "progress"): "the store, attempts and scheduling a mock settles into",
+    ("progress.mock", "grader"): "grading a finished mock, its labels and units",
+    ("progress.mock", "grader.estimator"): "numbers printed in the scorecard",
+    ("question_bank", "grader"): "a generated Problem and the grader's rules it must satisfy",
+    ("question_bank", "grader.estimator"): "a template's answer is an estimator function",
+    ("question_bank", "grader.explain"): "a recall item's rubric types",
+    ("grader", "grader.estimator"): "follow-through recomputes a step; derivations are the estimator's",
+    ("grader", "grader.explain"): "grader's face offers check_explanation",
+    ("grader.explain", "grader"): "a Problem and its key points",
+    ("gpu_checks", "grader.estimator"): "predictions the measurements are compared with",
+    ("gpu_checks", "question_bank"): "a device's spec roof from the bank's hardware presets",
+    ("gpu_checks", "progress"): "the CSV cell escaping the attempts export uses too",
+}
+
+
+def test_every_arrow_between_packages_is_one_the_house_allows() -> None:
+    found = arrows(ROOT)
+    inner = [a for a in found if not is_entry(a.source)]
+    unexpected = sorted(set(package_arrows(inner)) - set(ALLOWED))
+    assert unexpected == [], "arrows the house does not show (README's Layout, DESIGN.md)"
+
+
+def test_no_module_imports_an_entry_point_and_no_imports_form_a_circle() -> None:
+    found = arrows(ROOT)
+    assert [a for a in found if is_entry(a.target)] == []
+    assert circles(found) == []
+
+
+def test_the_estimator_imports_nothing_of_the_project_but_itself() -> None:
+    """gpu_checks relies on grader.estimator alone: the estimator must not pull in the rest of grader."""
+    outside = {
+        a.target
+        for a in arrows(ROOT)
+        if part_of(a.source) == "grader.estimator" and not is_entry(a.source)
+        and part_of(a.target) != "grader.estimator"
+    }
+    assert outside == set()
