@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from progress.mocks import MAX_ROW_ID
-from question_bank import load_hardware, load_models
+from question_bank import load_hardware
 from question_bank.model_base import KEBAB_ID
+from question_bank.presets import standard_attention_models
 from ui import state_keys as keys
 from ui.explore_figures import DTYPES, LIMITS
 
@@ -58,7 +59,7 @@ def _row_id(text: str) -> int | None:
 
 
 def _model(text: str) -> str | None:
-    return text if text in load_models() else None
+    return text if text in standard_attention_models() else None
 
 
 def _gpu(text: str) -> str | None:
