@@ -156,3 +156,13 @@ def test_latent_kv_may_draw_the_latent_model(tmp_path: Path) -> None:
 def test_the_fit_rule_counts_a_latent_models_own_kv() -> None:
     assert bf16_kv_bytes_per_token(load_models()["deepseek_v3"]) == 70_272
     assert bf16_kv_bytes_per_token(load_models()["llama3_8b"]) == 131_072
+
+
+def test_validate_refuses_a_template_that_computes_standard_kv_for_a_latent_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from question_bank.__main__ import main
+
+    _latent_bank(tmp_path, "deepseek_v3", STANDARD_KV)
+    assert main(["validate", str(tmp_path / "latent.yaml")]) == 1
+    assert "DeepSeek-V3's latent attention (MLA)" in capsys.readouterr().out
