@@ -105,7 +105,7 @@ PAGES: dict[str, tuple[Param, ...]] = {
     "gpu_checks": (),
     # Explore: the setup on screen, so that a link reproduces it.
     "explore": (
-        Param("model", _model, "a model preset such as `llama2_13b`"),
+        Param("model", _model, "a model preset with standard attention, such as `llama2_13b`"),
         Param("gpu", _gpu, "an accelerator preset such as `a100_80gb_sxm`"),
         Param("chips", _bounded("chips"), _between("chips")),
         Param("weights", _dtype, "one of " + ", ".join(f"`{d}`" for d in DTYPES)),
