@@ -162,6 +162,29 @@ def _value(values: Mapping[str, Any], names: tuple[str, ...]) -> float | None:
     return max(found) if found else None
 
 
+def _bf16_kv_per_token(model: Any) -> float:
+    """bf16 KV bytes per token: a latent-attention (MLA) model caches its latent and RoPE key per layer."""
+    rank = getattr(model, "kv_lora_rank", None)
+    if rank:
+        return 2 * model.n_layers * (rank + (getattr(model, "qk_rope_head_dim", None) or 0))
+    return 2 * model.n_layers * model.n_kv_heads * model.head_dim * 2
+
+
+def _bound_bytes_per_param(view: Any, model: str) -> float:
+    """A literal bytes_per_param bound beside ``model``'s n_params anywhere in ``view``, else 2 (bf16)."""
+    pending: list[Any] = [view.model_dump(by_alias=True)]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            per_param = node.get("bytes_per_param")
+            if node.get("n_params") == f"{model}.n_params" and isinstance(per_param, int | float):
+                return float(per_param)
+            pending.extend(node.values())
+        elif isinstance(node, list | tuple):
+            pending.extend(node)
+    return 2.0
+
+
 def draw_findings(view: Any, values: Mapping[str, Any], shown: Mapping[str, Any], text: str) -> list[str]:
     """Which of the draw findings this draw has (the model, context, chips and dtype it drew)."""
     found: list[str] = []
@@ -187,9 +210,9 @@ def draw_findings(view: Any, values: Mapping[str, Any], shown: Mapping[str, Any]
             gpu = values[h]
             wbytes = next(
                 (values[n].bytes for n in ("wdtype", "dtype") if n in values and hasattr(values[n], "bytes")),
-                2,
+                _bound_bytes_per_param(view, m),
             )
-            kv = 2 * model.n_layers * model.n_kv_heads * model.head_dim * 2 * (context or 0)
+            kv = _bf16_kv_per_token(model) * (context or 0)
             if serves and model.n_params * wbytes + kv > chips * gpu.memory_bytes:
                 found.append("model-does-not-fit")
     for h in hardware:

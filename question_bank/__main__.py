@@ -142,8 +142,12 @@ def coverage_report(bank: Bank) -> str:
     out.append(f"  {'total':<24} {len(bank.templates):>3}  ({split})")
     topics = Counter(topic for t in bank.templates for topic in t.topics)
     if topics:
-        out += ["", "Templates per topic tag:"]
-        out += [f"  {topic:<24} {count:>3}" for topic, count in sorted(topics.items())]
+        out += ["", "Templates per topic tag (atomic ones are numeric or choice):"]
+        for topic, count in sorted(topics.items()):
+            kinds = Counter(t.kind for t in bank.templates if topic in t.topics)
+            detail = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+            flag = "" if kinds["numeric"] + kinds["choice"] >= 2 else "  <- fewer than 2 atomic"
+            out.append(f"  {topic:<24} {count:>3}  ({detail}){flag}")
     out += ["", "Slips per numeric template:"]
     for template in bank.templates:
         if isinstance(template, NumericTemplate):

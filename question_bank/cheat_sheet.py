@@ -125,19 +125,27 @@ def accelerator_table(hardware: Mapping[str, Accelerator]) -> Table:
     )
 
 
+def _kv_bytes_per_token(model: ModelConfig, bytes_per_element: float) -> float:
+    if model.kv_lora_rank is not None and model.qk_rope_head_dim is not None:
+        return est.mla_kv_bytes_per_token(
+            n_layers=model.n_layers,
+            kv_lora_rank=model.kv_lora_rank,
+            rope_head_dim=model.qk_rope_head_dim,
+            bytes_per_element=bytes_per_element,
+        )
+    return est.kv_cache_bytes_per_token(
+        n_layers=model.n_layers,
+        n_kv_heads=model.n_kv_heads,
+        head_dim=model.head_dim,
+        bytes_per_element=bytes_per_element,
+    )
+
+
 def model_table(models: Mapping[str, ModelConfig]) -> Table:
     """Shape, KV bytes per token and weight bytes of every model preset."""
     rows = []
     for model in models.values():
-        kv = {
-            dtype: est.kv_cache_bytes_per_token(
-                n_layers=model.n_layers,
-                n_kv_heads=model.n_kv_heads,
-                head_dim=model.head_dim,
-                bytes_per_element=est.dtype_bytes(dtype=dtype),
-            )
-            for dtype in ("bf16", "fp8")
-        }
+        kv = {dtype: _kv_bytes_per_token(model, est.dtype_bytes(dtype=dtype)) for dtype in ("bf16", "fp8")}
         weights = {
             dtype: est.weight_bytes(n_params=model.n_params, bytes_per_param=est.dtype_bytes(dtype=dtype))
             for dtype in ("bf16", "int8")
@@ -147,7 +155,7 @@ def model_table(models: Mapping[str, ModelConfig]) -> Table:
                 model.name,
                 str(model.n_layers),
                 str(model.n_heads),
-                str(model.n_kv_heads),
+                "MLA latent" if model.latent_attention else str(model.n_kv_heads),
                 str(model.head_dim),
                 format_number(model.n_params / 1e9),
                 _n(kv["bf16"], "KB"),
@@ -173,7 +181,8 @@ def model_table(models: Mapping[str, ModelConfig]) -> Table:
         rows=tuple(rows),
         checklist=("kv-cache", "decode-weight-read"),
         note=(
-            "KV bytes per token = 2 (K and V) · layers · KV heads · head dim · bytes; "
+            "KV bytes per token = 2 (K and V) · layers · KV heads · head dim · bytes (with latent "
+            "attention, MLA: layers · (KV latent + RoPE key) · bytes); "
             "weights = params · bytes. Params are counted from each config "
             "(every parameter, embeddings included)."
         ),

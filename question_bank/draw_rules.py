@@ -14,13 +14,18 @@ one passed as ``n_chips`` is the tensor-parallel degree. On that reading, every 
 - keeps a part whose dense peak is unverified (``peak_verified: false``) out of any question that
   uses the peak;
 - fits the model: its weights plus one sequence's bf16 KV cache at the drawn context within the
-  chips' memory, wherever the weights or the chips enter the question.
+  chips' memory, wherever the weights or the chips enter the question;
+- never computes standard KV or attention shapes for a latent-attention model (DeepSeek-V3): a
+  template that reads a model's ``n_kv_heads`` or ``head_dim`` (in a binding or its prompt) draws no
+  model with ``kv_lora_rank``, whose cache is layers · (kv_lora_rank + qk_rope_head_dim), computed
+  by ``mla_kv_bytes_per_token``.
 
 Presets without these fields (a test's small catalog) are not held to the rules that need them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +34,8 @@ from question_bank.params import CallParam, PresetParam
 from question_bank.templates import NumericTemplate, Template
 
 CONTEXT_KEYWORDS = frozenset({"context_len", "seq_len", "max_seq_len"})
+#: A model's fields that shape standard (multi-head or grouped-query) K and V: what MLA replaces.
+STANDARD_KV_FIELDS = ("n_kv_heads", "head_dim")
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,7 @@ class DrawRules:
     uses_peak: tuple[str, ...]  # hardware params whose peak_flops is bound somewhere
     weight_bytes: Mapping[str, Any]  # model param -> the bytes per parameter bound with its n_params
     serves: tuple[str, ...]  # model params whose weights, or the chips, enter the question
+    standard_kv: tuple[str, ...] = ()  # model params whose n_kv_heads or head_dim the question reads
 
 
 def _calls(template: Template) -> Iterator[Mapping[str, Any]]:
@@ -93,6 +101,12 @@ def _read_rules(template: Template) -> DrawRules:
             if bindings.get("n_params") == f"{model}.n_params":
                 weight_bytes.setdefault(model, bindings.get("bytes_per_param", 2))
     text = template.prompt
+    read = {v for bindings in _calls(template) for v in _bound_paths(bindings)}
+    standard_kv = tuple(
+        m
+        for m in models
+        if any(f"{m}.{f}" in read or re.search(rf"\{{{m}\.{f}\b", text) for f in STANDARD_KV_FIELDS)
+    )
     dtypes = tuple(n for n, s in template.params.items() if getattr(s, "dtype", None) is not None)
     serves = tuple(m for m in models if m in weight_bytes or chips)
     return DrawRules(
@@ -106,7 +120,15 @@ def _read_rules(template: Template) -> DrawRules:
         uses_peak=tuple(sorted(uses_peak & set(hardware))),
         weight_bytes=weight_bytes,
         serves=serves,
+        standard_kv=standard_kv,
     )
+
+
+def _bound_paths(bindings: Mapping[str, Any]) -> Iterator[str]:
+    for value in bindings.values():
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, str):
+                yield item
 
 
 def _number(value: Any) -> float | None:
@@ -128,6 +150,8 @@ def draw_issue(rules: DrawRules, values: Mapping[str, Any]) -> str | None:
             return f"a context of {context:,.0f} beyond {model.name}'s {limit:,}"
         if window and context > window:
             return f"a context of {context:,.0f} beyond {model.name}'s sliding window of {window:,}"
+        if name in rules.standard_kv and getattr(model, "kv_lora_rank", None):
+            return f"{model.name}'s latent attention (MLA) in a question that reads standard KV heads"
         heads, kv_heads = getattr(model, "n_heads", 1), getattr(model, "n_kv_heads", 1)
         if chips > 1 and (heads % chips or (kv_heads % chips and chips % kv_heads)):
             return f"{heads} query and {kv_heads} KV heads split over {chips} chips"
@@ -154,12 +178,16 @@ def draw_issue(rules: DrawRules, values: Mapping[str, Any]) -> str | None:
             if isinstance(per_param, str):
                 holder, _, field = per_param.partition(".")
                 per_param = getattr(values.get(holder), field, 2) if field else values.get(holder, 2)
-            kv = (
-                4
-                * getattr(model, "n_layers", 0)
-                * getattr(model, "n_kv_heads", 0)
-                * getattr(model, "head_dim", 0)
-            )
+            kv = bf16_kv_bytes_per_token(model)
             if model.n_params * float(per_param) + kv * context > chips * gpu.memory_bytes:
                 return f"{model.name} does not fit on {chips} × {gpu.name}"
     return None
+
+
+def bf16_kv_bytes_per_token(model: Any) -> float:
+    """A sequence's bf16 KV bytes per token: the MLA latent and RoPE key, or 2 · K and V heads."""
+    layers = getattr(model, "n_layers", 0)
+    rank = getattr(model, "kv_lora_rank", None)
+    if rank:
+        return 2 * layers * (rank + (getattr(model, "qk_rope_head_dim", None) or 0))
+    return 4 * layers * getattr(model, "n_kv_heads", 0) * getattr(model, "head_dim", 0)

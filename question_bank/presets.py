@@ -54,6 +54,13 @@ _HINTS: dict[str, str] = {
     "tied_embeddings": "true when the LM head reuses the input embedding matrix",
     "max_context_tokens": "the longest context in tokens, max_position_embeddings in config.json, e.g. 4096",
     "sliding_window_tokens": "the attention window (sliding_window in config.json), or leave the key out",
+    "n_shared_experts": "experts every token uses beside the routed ones (n_shared_experts in config.json)",
+    "n_dense_layers": "first layers with a dense MLP (first_k_dense_replace in config.json), or leave it out",
+    "dense_d_ff": "the dense layers' MLP width (intermediate_size in config.json), with n_dense_layers",
+    "kv_lora_rank": "the cached KV latent's width (kv_lora_rank in config.json, 512 for DeepSeek-V3)",
+    "qk_rope_head_dim": "the decoupled RoPE key's width (qk_rope_head_dim in config.json: 64 in DeepSeek-V3)",
+    "q_lora_rank": "the query's low rank (q_lora_rank in config.json), or leave it out",
+    "v_head_dim": "one value head's width (v_head_dim in config.json, 128 for DeepSeek-V3)",
 }
 
 
@@ -174,6 +181,23 @@ class ModelConfig(_Preset):
     max_context_tokens: int = Field(ge=128, le=10_000_000)
     #: The sliding attention window, where the model has one: its KV cache stops growing past it.
     sliding_window_tokens: int | None = Field(default=None, ge=1)
+    #: A DeepSeek-style mixture: experts every token uses beside the routed ones (n_shared_experts),
+    #: and first layers with one dense MLP of width dense_d_ff (first_k_dense_replace,
+    #: intermediate_size); d_ff is then one expert's width (moe_intermediate_size).
+    n_shared_experts: int = Field(default=0, ge=0)
+    n_dense_layers: int = Field(default=0, ge=0)
+    dense_d_ff: int | None = Field(default=None, ge=1)
+    #: Multi-head latent attention (DeepSeek-V2/V3): the cached KV latent and the shared RoPE key
+    #: per layer, the query's low rank and the value head's width. head_dim is then qk_nope_head_dim.
+    kv_lora_rank: int | None = Field(default=None, ge=1)
+    qk_rope_head_dim: int | None = Field(default=None, ge=1)
+    q_lora_rank: int | None = Field(default=None, ge=1)
+    v_head_dim: int | None = Field(default=None, ge=1)
+
+    @property
+    def latent_attention(self) -> bool:
+        """Whether the model caches an MLA latent (its KV per token is not 2 · L · kv_heads · head_dim)."""
+        return self.kv_lora_rank is not None
 
     def _shape(self) -> dict[str, Any]:
         return {
@@ -187,6 +211,13 @@ class ModelConfig(_Preset):
             "gated_mlp": self.gated_mlp,
             "tied_embeddings": self.tied_embeddings,
             "n_experts": self.n_experts,
+            "n_shared_experts": self.n_shared_experts,
+            "n_dense_layers": self.n_dense_layers,
+            "dense_d_ff": self.dense_d_ff or 0,
+            "q_lora_rank": self.q_lora_rank or 0,
+            "kv_lora_rank": self.kv_lora_rank or 0,
+            "qk_rope_head_dim": self.qk_rope_head_dim or 0,
+            "v_head_dim": self.v_head_dim or 0,
         }
 
     @model_validator(mode="after")
@@ -210,6 +241,8 @@ class ModelConfig(_Preset):
                 f"{self.n_experts_active} active experts exceed the {self.n_experts} experts",
                 "num_experts_per_tok from config.json, at most n_experts",
             )
+        self._mixture_shape_consistent()
+        self._latent_attention_consistent()
         width = self.n_heads * self.head_dim
         if width != self.d_model and not any("head_dim" in note for note in self.notes):
             raise PresetProblem(
@@ -220,6 +253,43 @@ class ModelConfig(_Preset):
             )
         self._check_counts()
         return self
+
+    def _mixture_shape_consistent(self) -> None:
+        if (self.n_shared_experts or self.n_dense_layers) and self.n_experts == 1:
+            raise PresetProblem(
+                "n_shared_experts" if self.n_shared_experts else "n_dense_layers",
+                "is set for a dense model (n_experts is 1)",
+                "leave it out, or set n_experts (n_routed_experts in config.json) and n_experts_active",
+            )
+        if self.n_dense_layers >= self.n_layers:
+            raise PresetProblem(
+                "n_dense_layers",
+                f"{self.n_dense_layers} dense layers leave none of the {self.n_layers} for the experts",
+                "first_k_dense_replace from config.json (DeepSeek-V3: 3)",
+            )
+        if bool(self.n_dense_layers) != (self.dense_d_ff is not None):
+            raise PresetProblem(
+                "dense_d_ff",
+                "n_dense_layers and dense_d_ff come together",
+                "both first_k_dense_replace and intermediate_size from config.json, or neither",
+            )
+
+    def _latent_attention_consistent(self) -> None:
+        fields = {
+            "kv_lora_rank": self.kv_lora_rank,
+            "qk_rope_head_dim": self.qk_rope_head_dim,
+            "v_head_dim": self.v_head_dim,
+        }
+        missing = [name for name, value in fields.items() if value is None]
+        none_set = len(missing) == len(fields) and self.q_lora_rank is None
+        if not missing or none_set:
+            return
+        raise PresetProblem(
+            missing[0],
+            "is missing for multi-head latent attention (another MLA field is set)",
+            "kv_lora_rank, qk_rope_head_dim and v_head_dim from config.json together (q_lora_rank "
+            "where the queries are compressed), or none of them",
+        )
 
     def _check_counts(self) -> None:
         # A private recording block keeps these checks out of any derivation being recorded by
@@ -266,6 +336,15 @@ def load_hardware(path: Path | str | None = None) -> dict[str, Accelerator]:
 def load_models(path: Path | str | None = None) -> dict[str, ModelConfig]:
     """Model presets by id, from ``path`` (default: the bundled ``data/models.yaml``)."""
     return dict(_load(*_file_version(path, MODELS_PATH), "models", ModelConfig))
+
+
+def standard_attention_models(path: Path | str | None = None) -> dict[str, ModelConfig]:
+    """The model presets whose KV cache is 2 · layers · KV heads · head_dim per token.
+
+    What a page that computes KV, attention and tensor-parallel splits from those fields may offer:
+    a latent-attention model (DeepSeek-V3) caches layers · (kv_lora_rank + qk_rope_head_dim) instead.
+    """
+    return {key: model for key, model in load_models(path).items() if not model.latent_attention}
 
 
 def _file_version(path: Path | str | None, default: Path) -> tuple[Path, int]:

@@ -55,9 +55,10 @@ def main(
 ) -> int:
     """Run the command; presets default to the bank's. Returns the exit status."""
     if models is None or hardware is None:
-        from question_bank import load_hardware, load_models
+        from question_bank import load_hardware
+        from question_bank.presets import standard_attention_models
 
-        models, hardware = load_models(), load_hardware()
+        models, hardware = standard_attention_models(), load_hardware()
     args = parser(models=sorted(models), hardware=sorted(hardware)).parse_args(argv)
     setup = Setup(
         model=args.model, gpu=args.gpu, chips=args.chips, weights=args.weights, kv=args.kv,

@@ -11,7 +11,7 @@ from grader.derivation_text import derivation_lines
 from grader.estimator import attainable_flops
 from grader.markdown import markdown_table
 from question_bank import load_hardware, load_models
-from question_bank.presets import ModelConfig
+from question_bank.presets import ModelConfig, standard_attention_models
 from ui import state_keys as keys
 from ui.explore_address import setup_from_address, to_query
 from ui.explore_figures import (
@@ -81,7 +81,8 @@ def _custom_inputs() -> ModelConfig:
 
 def setup_inputs() -> tuple[Setup, dict[str, ModelConfig]]:
     """The setup's widgets, drawn; the setup they hold and the models it may name (a custom one included)."""
-    models, hardware = dict(load_models()), load_hardware()
+    # Only models whose KV the page computes as 2 · layers · KV heads · head_dim (no latent attention).
+    models, hardware = standard_attention_models(), load_hardware()
     names = {**{m: models[m].name for m in models}, CUSTOM: "Custom figures…"}
     for notice in st.session_state.get(keys.EXPLORE_NOTICES, ()):
         st.info(notice + " The page uses its default instead.")

@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from progress.mock.rows import MAX_ROW_ID
-from question_bank import load_hardware, load_models
+from question_bank import load_hardware
 from question_bank.model_base import KEBAB_ID
+from question_bank.presets import standard_attention_models
 from ui import state_keys as keys
 from ui.explore_figures import DTYPES, LIMITS
 
@@ -58,7 +59,7 @@ def _row_id(text: str) -> int | None:
 
 
 def _model(text: str) -> str | None:
-    return text if text in load_models() else None
+    return text if text in standard_attention_models() else None
 
 
 def _gpu(text: str) -> str | None:
@@ -104,7 +105,7 @@ PAGES: dict[str, tuple[Param, ...]] = {
     "gpu_checks": (),
     # Explore: the setup on screen, so that a link reproduces it.
     "explore": (
-        Param("model", _model, "a model preset such as `llama2_13b`"),
+        Param("model", _model, "a model preset with standard attention, such as `llama2_13b`"),
         Param("gpu", _gpu, "an accelerator preset such as `a100_80gb_sxm`"),
         Param("chips", _bounded("chips"), _between("chips")),
         Param("weights", _dtype, "one of " + ", ".join(f"`{d}`" for d in DTYPES)),

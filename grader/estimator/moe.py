@@ -57,8 +57,8 @@ def moe_decode_weight_bytes(
     """Weight bytes one MoE decode step reads: (shared params + experts touched · params per expert) · bytes.
 
     Params per expert (all layers) = (P − P_active) / (E − k); shared params (attention, embeddings,
-    norms, router) = P − E · params per expert. At batch 1 this is the active parameters' bytes;
-    at large batch, nearly all of them.
+    norms, router, and any shared experts or dense layers) = P − E · params per expert. At batch 1
+    this is the active parameters' bytes; at large batch, nearly all of them.
     """
     per_expert = step(
         "Parameters per expert (all layers)",

@@ -100,6 +100,33 @@ def _attention_params_per_layer(*, d_model: int, n_heads: int, n_kv_heads: int, 
     return q_and_o + k_and_v
 
 
+def _latent_attention_params_per_layer(
+    *,
+    d_model: int,
+    n_heads: int,
+    head_dim: int,
+    q_lora_rank: int,
+    kv_lora_rank: int,
+    qk_rope_head_dim: int,
+    v_head_dim: int,
+) -> int:
+    """Multi-head latent attention (DeepSeek-V2/V3, as in their ``modeling_deepseek.py``).
+
+    Queries: d · q_rank down, an RMSNorm of q_rank, q_rank · heads · (head_dim + rope) up (or one
+    d · heads · (head_dim + rope) matrix without a query rank). Keys and values: d · (kv_rank + rope)
+    down to the latent and the shared RoPE key, an RMSNorm of kv_rank, kv_rank · heads · (head_dim +
+    v_head_dim) up. Output: heads · v_head_dim · d. ``head_dim`` is the non-RoPE query/key dimension.
+    """
+    qk_dim = head_dim + qk_rope_head_dim
+    if q_lora_rank:
+        queries = d_model * q_lora_rank + q_lora_rank + q_lora_rank * n_heads * qk_dim
+    else:
+        queries = d_model * n_heads * qk_dim
+    latent = d_model * (kv_lora_rank + qk_rope_head_dim) + kv_lora_rank
+    up = kv_lora_rank * n_heads * (head_dim + v_head_dim)
+    return queries + latent + up + n_heads * v_head_dim * d_model
+
+
 def _mlp_params_per_expert(*, d_model: int, d_ff: int, gated_mlp: bool) -> int:
     return (3 if gated_mlp else 2) * d_model * d_ff
 
@@ -119,24 +146,51 @@ def _count_params(
     experts_counted: int,
     norms_per_layer: int,
     label: str,
+    n_shared_experts: int = 0,
+    n_dense_layers: int = 0,
+    dense_d_ff: int = 0,
+    q_lora_rank: int = 0,
+    kv_lora_rank: int = 0,
+    qk_rope_head_dim: int = 0,
+    v_head_dim: int = 0,
 ) -> float:
     embeddings = vocab_size * d_model * (1 if tied_embeddings else 2)
-    attention = _attention_params_per_layer(
-        d_model=d_model, n_heads=n_heads, n_kv_heads=n_kv_heads, head_dim=head_dim
-    )
-    mlp = experts_counted * _mlp_params_per_expert(d_model=d_model, d_ff=d_ff, gated_mlp=gated_mlp)
-    # A mixture-of-experts layer also has a router: one d_model vector per expert.
+    if kv_lora_rank:
+        attention = _latent_attention_params_per_layer(
+            d_model=d_model,
+            n_heads=n_heads,
+            head_dim=head_dim,
+            q_lora_rank=q_lora_rank,
+            kv_lora_rank=kv_lora_rank,
+            qk_rope_head_dim=qk_rope_head_dim,
+            v_head_dim=v_head_dim or head_dim,
+        )
+    else:
+        attention = _attention_params_per_layer(
+            d_model=d_model, n_heads=n_heads, n_kv_heads=n_kv_heads, head_dim=head_dim
+        )
+    experts = experts_counted + n_shared_experts
+    mlp = experts * _mlp_params_per_expert(d_model=d_model, d_ff=d_ff, gated_mlp=gated_mlp)
+    # A mixture-of-experts layer also has a router: one d_model vector per routed expert.
     router = d_model * n_experts if n_experts > 1 else 0
+    # The first layers of some mixtures (DeepSeek-V3: 3) keep one dense MLP of their own width.
+    dense_mlp = _mlp_params_per_expert(d_model=d_model, d_ff=dense_d_ff or d_ff, gated_mlp=gated_mlp)
+    n_sparse = n_layers - n_dense_layers
     # RMSNorm weights: norms_per_layer per block plus the final norm.
     norms = d_model * (norms_per_layer * n_layers + 1)
-    value = embeddings + n_layers * (attention + mlp + router) + norms
+    value = embeddings + n_layers * attention + n_sparse * (mlp + router) + n_dense_layers * dense_mlp + norms
     mlp_formula = "3 · d · d_ff" if gated_mlp else "2 · d · d_ff"
+    shared_text = f" + {n_shared_experts} shared" if n_shared_experts else ""
+    experts_text = f"({experts_counted}{shared_text})" if n_shared_experts else str(experts_counted)
+    attention_text = "latent attention" if kv_lora_rank else "attention"
+    dense_text = f" + {num(n_dense_layers)} dense layers · {num(dense_mlp)}" if n_dense_layers else ""
     return step(
         label,
-        f"vocab · d · ({'1' if tied_embeddings else '2'}) + layers · (attention + "
-        f"{experts_counted} · {mlp_formula} + router) + norms",
+        f"vocab · d · ({'1' if tied_embeddings else '2'}) + layers · {attention_text} + MoE layers · "
+        f"({experts_text} · {mlp_formula} + router){' + dense layers · dense MLP' if n_dense_layers else ''}"
+        " + norms",
         f"{num(vocab_size)} · {num(d_model)} · {1 if tied_embeddings else 2} + {num(n_layers)} · "
-        f"({num(attention)} + {num(mlp)} + {num(router)}) + {num(norms)}",
+        f"{num(attention)} + {num(n_sparse)} · ({num(mlp)} + {num(router)}){dense_text} + {num(norms)}",
         value,
         "",
     )
@@ -155,6 +209,13 @@ def transformer_params(
     tied_embeddings: bool = False,
     n_experts: int = 1,
     norms_per_layer: int = 2,
+    n_shared_experts: int = 0,
+    n_dense_layers: int = 0,
+    dense_d_ff: int = 0,
+    q_lora_rank: int = 0,
+    kv_lora_rank: int = 0,
+    qk_rope_head_dim: int = 0,
+    v_head_dim: int = 0,
 ) -> float:
     """Total parameters of a decoder-only transformer.
 
@@ -163,6 +224,13 @@ def transformer_params(
     MLP per expert: 3 · d · d_ff gated or 2 · d · d_ff plain; router: d · experts when MoE)
     + RMSNorm weights (norms_per_layer · d per layer + d final).
     Ignores biases (qkv bias, LayerNorm bias) and positional tables: well under 1 % for the presets.
+
+    DeepSeek-style shapes take optional keywords: ``n_shared_experts`` (experts every token uses,
+    beside the routed ones), ``n_dense_layers`` (first layers with one dense MLP of width
+    ``dense_d_ff``: the config's ``first_k_dense_replace`` and ``intermediate_size``; ``d_ff`` is then
+    one expert's width, ``moe_intermediate_size``), and multi-head latent attention when
+    ``kv_lora_rank`` is set (with ``q_lora_rank``, ``qk_rope_head_dim``, ``v_head_dim``; ``head_dim``
+    is ``qk_nope_head_dim``). DeepSeek-V3's config counts 671.0e9 (its report: 671B).
     """
     return _count_params(
         n_layers=n_layers,
@@ -178,6 +246,13 @@ def transformer_params(
         experts_counted=n_experts,
         norms_per_layer=norms_per_layer,
         label="Parameters",
+        n_shared_experts=n_shared_experts,
+        n_dense_layers=n_dense_layers,
+        dense_d_ff=dense_d_ff,
+        q_lora_rank=q_lora_rank,
+        kv_lora_rank=kv_lora_rank,
+        qk_rope_head_dim=qk_rope_head_dim,
+        v_head_dim=v_head_dim,
     )
 
 
@@ -195,10 +270,19 @@ def active_params(
     n_experts: int = 1,
     n_experts_active: int = 1,
     norms_per_layer: int = 2,
+    n_shared_experts: int = 0,
+    n_dense_layers: int = 0,
+    dense_d_ff: int = 0,
+    q_lora_rank: int = 0,
+    kv_lora_rank: int = 0,
+    qk_rope_head_dim: int = 0,
+    v_head_dim: int = 0,
 ) -> float:
     """Parameters used per token: as :func:`transformer_params` with only ``n_experts_active`` experts' MLPs.
 
-    For a dense model (``n_experts == 1``) this equals :func:`transformer_params`.
+    For a dense model (``n_experts == 1``) this equals :func:`transformer_params`. Shared experts
+    count for every token, as do the embeddings: DeepSeek-V3's config gives 37.6e9 (its report:
+    37B; its weights' README: 36.6B, leaving out the 0.9B input embedding, which is a lookup).
     """
     if n_experts_active > n_experts:
         raise ValueError(f"n_experts_active ({n_experts_active}) cannot exceed n_experts ({n_experts})")
@@ -216,6 +300,13 @@ def active_params(
         experts_counted=n_experts_active,
         norms_per_layer=norms_per_layer,
         label="Active parameters",
+        n_shared_experts=n_shared_experts,
+        n_dense_layers=n_dense_layers,
+        dense_d_ff=dense_d_ff,
+        q_lora_rank=q_lora_rank,
+        kv_lora_rank=kv_lora_rank,
+        qk_rope_head_dim=qk_rope_head_dim,
+        v_head_dim=v_head_dim,
     )
 
 

@@ -11,6 +11,7 @@ from grader import estimator as est
 from grader.units import format_number, to_display
 from question_bank import load_checklist, load_hardware, load_models
 from question_bank.cheat_sheet import build_cheat_sheet, cheat_sheet_markdown
+from question_bank.presets import standard_attention_models
 from ui import state_keys as keys
 
 
@@ -50,7 +51,7 @@ def test_accelerator_figures_match_the_estimator(at: AppTest) -> None:
 
 def test_model_figures_match_the_estimator(at: AppTest) -> None:
     models = _table(at, 1)
-    for model in load_models().values():
+    for model in standard_attention_models().values():
         row = models.loc[model.name]
         kv = est.kv_cache_bytes_per_token(
             n_layers=model.n_layers, n_kv_heads=model.n_kv_heads, head_dim=model.head_dim, bytes_per_element=1
@@ -58,6 +59,13 @@ def test_model_figures_match_the_estimator(at: AppTest) -> None:
         assert row["KV KB/token fp8"] == format_number(to_display(kv, "KB"))
         assert row["KV KB/token bf16"] == format_number(to_display(2 * kv, "KB"))
         assert row["weights GB int8"] == format_number(model.n_params / 1e9)
+
+
+def test_deepseek_v3_shows_its_latent_kv(at: AppTest) -> None:
+    # DeepSeek-V3 config.json: 61 · (kv_lora_rank 512 + qk_rope_head_dim 64) · 2 B = 70,272 B in bf16.
+    row = _table(at, 1).loc["DeepSeek-V3"]
+    shown = (row["KV KB/token bf16"], row["KV KB/token fp8"], row["KV heads"])
+    assert shown == ("70.27", "35.14", "MLA latent")
 
 
 def test_llama2_13b_kv_bytes_match_the_published_figure(at: AppTest) -> None:

@@ -117,10 +117,13 @@ def test_coverage_lists_items_slips_and_pools(capsys: pytest.CaptureFixture[str]
 def test_coverage_counts_templates_per_topic_tag(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["coverage"]) == 0
     out = capsys.readouterr().out
-    section = out.split("Templates per topic tag:")[1].split("\n\n")[0]
-    counts = dict(line.split() for line in section.strip().splitlines())
+    section = out.split("Templates per topic tag")[1].split("\n\n")[0]
+    counts = {line.split()[0]: line.split()[1] for line in section.strip().splitlines()[1:]}
     tagged = [t for t in load_bank().templates if "tensor-parallel" in t.topics]
     assert int(counts["tensor-parallel"]) == len(tagged) > 0
+    choices = sum(t.kind == "choice" for t in load_bank().templates if "mla" in t.topics)
+    mla = next(line for line in section.splitlines() if line.split()[0] == "mla")
+    assert f"choice {choices}" in mla and choices > 0
 
 
 def test_module_runs_as_a_command() -> None:

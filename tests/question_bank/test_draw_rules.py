@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from question_bank import GenerationError, generate, load_bank
-from question_bank.draw_rules import draw_issue, rules_of
+from question_bank import GenerationError, generate, load_bank, load_models
+from question_bank.draw_rules import bf16_kv_bytes_per_token, draw_issue, rules_of
 from question_bank.generation import draw_values
 from question_bank.scenarios import scenario_values, step_view
 
@@ -93,3 +93,76 @@ def test_the_rules_read_what_the_bindings_mean() -> None:
     rules = rules_of(template)
     assert rules.contexts == (("context",),) and rules.chips == ("chips",)
     assert rules.models == ("model",) and rules.uses_peak == ("gpu",) and rules.serves == ("model",)
+
+
+LATENT = """templates:
+  - id: {id}
+    checklist: kv-cache
+    kind: numeric
+    difficulty: 1
+    title: KV bytes per token
+    prompt: "{prompt}"
+    params:
+      model: {{preset: models, ids: [{ids}]}}
+    answer:
+      call: {call}
+      with: {with_}
+      unit: KB
+    explanation: Why.
+    references: [kipply]
+"""
+STANDARD_KV = (
+    "kv_cache_bytes_per_token",
+    "{n_layers: model.n_layers, n_kv_heads: model.n_kv_heads, head_dim: model.head_dim,"
+    " bytes_per_element: 2}",
+)
+MLA_KV = (
+    "mla_kv_bytes_per_token",
+    "{n_layers: model.n_layers, kv_lora_rank: model.kv_lora_rank, rope_head_dim: model.qk_rope_head_dim,"
+    " bytes_per_element: 2}",
+)
+
+
+def _latent_bank(tmp_path: Path, ids: str, call: tuple[str, str], prompt: str = "{model.name}?") -> object:
+    text = LATENT.format(id="latent", prompt=prompt, ids=ids, call=call[0], with_=call[1])
+    (tmp_path / "latent.yaml").write_text(text, encoding="utf-8")
+    return load_bank([tmp_path], include_shipped=False)
+
+
+def test_standard_kv_is_never_computed_for_a_latent_attention_model(tmp_path: Path) -> None:
+    bank = _latent_bank(tmp_path, "deepseek_v3", STANDARD_KV)
+    with pytest.raises(GenerationError, match="draw rules") as caught:
+        generate(bank.get("latent"), 0)  # type: ignore[attr-defined]
+    assert "DeepSeek-V3's latent attention (MLA)" in str(caught.value)
+
+
+def test_a_template_over_any_model_that_reads_kv_heads_draws_no_latent_model(tmp_path: Path) -> None:
+    bank = _latent_bank(tmp_path, "llama3_8b, deepseek_v3", STANDARD_KV)
+    drawn = {generate(bank.get("latent"), seed).params["model"] for seed in range(30)}  # type: ignore[attr-defined]
+    assert drawn == {"llama3_8b"}
+
+
+def test_a_prompt_that_shows_kv_heads_counts_as_reading_them(tmp_path: Path) -> None:
+    bank = _latent_bank(tmp_path, "deepseek_v3", MLA_KV, prompt="{model.name}: {model.n_kv_heads} KV heads?")
+    assert rules_of(bank.get("latent")).standard_kv == ("model",)  # type: ignore[attr-defined]
+
+
+def test_latent_kv_may_draw_the_latent_model(tmp_path: Path) -> None:
+    bank = _latent_bank(tmp_path, "deepseek_v3", MLA_KV)
+    problem = generate(bank.get("latent"), 0)  # type: ignore[attr-defined]
+    assert problem.answer == 70_272  # 61 · (512 + 64) · 2 B (DeepSeek-V3 config.json)
+
+
+def test_the_fit_rule_counts_a_latent_models_own_kv() -> None:
+    assert bf16_kv_bytes_per_token(load_models()["deepseek_v3"]) == 70_272
+    assert bf16_kv_bytes_per_token(load_models()["llama3_8b"]) == 131_072
+
+
+def test_validate_refuses_a_template_that_computes_standard_kv_for_a_latent_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from question_bank.__main__ import main
+
+    _latent_bank(tmp_path, "deepseek_v3", STANDARD_KV)
+    assert main(["validate", str(tmp_path / "latent.yaml")]) == 1
+    assert "DeepSeek-V3's latent attention (MLA)" in capsys.readouterr().out

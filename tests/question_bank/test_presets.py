@@ -21,7 +21,7 @@ HARDWARE_IDS = {
 }  # fmt: skip
 MODEL_IDS = {
     "llama2_7b", "llama2_13b", "llama2_70b", "llama3_8b", "llama3_70b", "llama31_405b", "mistral_7b",
-    "mixtral_8x7b", "falcon_40b", "qwen25_7b", "gemma2_9b", "gpt3_175b", "llama31_8b",
+    "mixtral_8x7b", "falcon_40b", "qwen25_7b", "gemma2_9b", "gpt3_175b", "llama31_8b", "deepseek_v3",
 }  # fmt: skip
 
 # A valid accelerator and model to break one field at a time (figures from figures.md).

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from question_bank import load_hardware, load_models
+from question_bank import load_hardware
+from question_bank.presets import standard_attention_models
 from ui.explore_address import NAMES, setup_from_address, to_query
 from ui.explore_figures import DTYPES, LIMITS, Setup
 from ui.query_params import read_address
@@ -18,7 +19,7 @@ def _whole(name: str) -> st.SearchStrategy[int]:
 
 SETUPS = st.builds(
     Setup,
-    model=st.sampled_from(sorted(load_models())),
+    model=st.sampled_from(sorted(standard_attention_models())),
     gpu=st.sampled_from(sorted(load_hardware())),
     chips=_whole("chips"),
     weights=st.sampled_from(DTYPES),
@@ -46,3 +47,10 @@ def test_an_unusable_value_keeps_the_default_and_says_so() -> None:
     assert (setup.chips, setup.kv, setup.prompt) == (Setup().chips, Setup().kv, 1000)
     assert len(address.notices) == 2
     assert "`chips` (`65`) is not a whole number from 1 to 64" in address.notices[0]
+
+
+def test_a_latent_attention_model_is_named_and_not_used() -> None:
+    # Explore computes KV as 2 · layers · KV heads · head_dim, which DeepSeek-V3's MLA cache is not.
+    address = read_address("explore", {"model": "deepseek_v3"})
+    assert address.values["model"] is None
+    assert "a model preset with standard attention" in address.notices[0]

@@ -93,3 +93,11 @@ def test_a_mixture_of_experts_model_is_said_to_be_counted_whole() -> None:
     dense = io.StringIO()
     main(["explore", "--model", "llama2_13b", "--gpu", "h100_sxm"], out=dense)
     assert "Note:" not in dense.getvalue()
+
+
+def test_a_latent_attention_model_is_not_offered(capsys: pytest.CaptureFixture[str]) -> None:
+    # Explore computes KV as 2 · layers · KV heads · head_dim; DeepSeek-V3 caches an MLA latent instead.
+    with pytest.raises(SystemExit) as raised:
+        main(["explore", "--model", "deepseek_v3", "--gpu", "h200_sxm"])
+    assert raised.value.code == 2
+    assert "invalid choice: 'deepseek_v3'" in capsys.readouterr().err
