@@ -378,13 +378,14 @@ def parse_quantity(text: str, *, unit: str) -> Parsed:
             for candidate in _candidates(tokens, reading):
                 q = _in_question_units(candidate, unit)
                 if q.dimensionality == expected:
-                    # pint annotates to_base_units() as returning its PlainQuantity base class, and
-                    # .units as a PlainUnit; this registry's quantities and units are pint's own.
+                    # pint annotates to_base_units() as returning its PlainQuantity base class; this
+                    # registry's quantities are pint.Quantity.
                     value_si = float(_check_finite(q.to_base_units()).magnitude)  # type: ignore[arg-type]
                     if abs(value_si) > _LARGEST_FIGURE_SI:
                         raise NumberRangeError("That number is too large to grade.", "Check the exponent.")
                     return Parsed(value_si, has_unit=candidate.has_unit, scaled=candidate.has_magnitude)
                 typed = [t.text for t in tokens if t.kind == "word"]
+                # pint annotates Quantity.units as its PlainUnit base class; here it is a pint.Unit.
                 first_problem = _first(first_problem, wrong_dimension(q.units, unit, typed))  # type: ignore[arg-type]
         except GradingError as exc:
             first_problem = _first(first_problem, exc)
