@@ -33,6 +33,7 @@ run: $(RUN_STAMP)
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 # Parallel workers (pytest-xdist); worksteal hands a worker that ran out of tests part of a busy
 # worker's queue, so a long browser test never leaves the other cores idle at the end.

@@ -11,14 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from gpu_checks.reliability import Doubt, Doubts, Reason, assess, doubts_of
 from gpu_checks.report import RunReport
 from gpu_checks.table import format_si
 from grader import estimator
 
+
+class _Elementwise(TypedDict):
+    """An element-wise op as ``estimator.arithmetic_intensity_elementwise`` reads it."""
+
+    flops_per_element: float
+    bytes_per_element: float
+    n_inputs: int
+
+
 #: The element-wise example the interview asks about: c = a + b in float32 (1 FLOP, 12 bytes).
-_ADD = {"flops_per_element": 1.0, "bytes_per_element": 4.0, "n_inputs": 2}
+_ADD: _Elementwise = {"flops_per_element": 1.0, "bytes_per_element": 4.0, "n_inputs": 2}
 _RANGE = (Reason.BELOW_RANGE, Reason.ABOVE_RANGE)
 
 
@@ -116,6 +126,7 @@ def _intensity(report: RunReport, w: _Writer) -> list[Finding]:
         f"{'below' if add < ridge else 'above'} the float32 ridge of "
         f"{w.fig(ridge, 'FLOP/B', 'bandwidth', 'matmul:float32')}, so it is {regime}."
     ]
+    assert matmul is not None  # fp32, checked above, is read from it
     largest = max((s for s in matmul.samples if s.label == "float32"), key=lambda s: s.size, default=None)
     if largest and largest.arithmetic_intensity:
         big = largest.arithmetic_intensity

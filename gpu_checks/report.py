@@ -224,11 +224,14 @@ class RunReport(Record):
         unfused = self.fusion.samples[0]
         # The unfused chain moved 2 ops · (read + write) · n · width bytes.
         width = unfused.bytes_moved / (4 * unfused.size)
-        chain = {"n_elements": unfused.size, "bytes_per_element": width, "n_ops": 2}
-        with recording() as steps:
-            ratio = estimator.elementwise_chain_bytes(
-                **chain, fused=True
-            ) / estimator.elementwise_chain_bytes(**chain, fused=False)
+
+        def chain_bytes(*, fused: bool) -> float:
+            return estimator.elementwise_chain_bytes(
+                n_elements=unfused.size, bytes_per_element=width, n_ops=2, fused=fused
+            )
+
+        with recording() as chain_steps:
+            ratio = chain_bytes(fused=True) / chain_bytes(fused=False)
         rows = [
             Comparison(
                 "fusion",
@@ -237,7 +240,7 @@ class RunReport(Record):
                 ratio,
                 self.fusion.time_ratio,
                 f"bytes ratio of the chain (fused with {self.fusion.fused_with})",
-                tuple(steps),
+                tuple(chain_steps),
                 depends=("fusion",),
             )
         ]

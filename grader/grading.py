@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from typing import TypedDict
 
 from grader.bare_numbers import asks_in_base_unit, read_as_message, said_unit
 from grader.choosing import option_named
@@ -37,6 +38,16 @@ from grader.units import (
 from grader.verdict import Verdict, VerdictStatus
 
 _log = logging.getLogger("grader")
+
+
+class _Figures(TypedDict):
+    """The fields every numeric verdict shares: what was read, what counts, and how it is derived."""
+
+    value: float
+    accepted_range: tuple[float, float]
+    exact: float
+    unit: str
+    derivation: tuple[Step, ...]
 
 #: Self-ratings of a recall answer and their scores; "again" is the one that counts as wrong.
 RECALL_SCORES: dict[str, float] = {"again": 0.0, "hard": 0.5, "good": 1.0, "easy": 1.0}
@@ -126,7 +137,7 @@ def _grade_quantity(
     ends_with_it = re.sub(r"[\s,]", "", stated_last) == re.sub(r"[\s,]", "", yours)
     said = echo if ends_with_it else f"{echo} = {yours}"
     shown = parsed.has_unit or parsed.scaled
-    common = {
+    common: _Figures = {
         "value": parsed.value_si,
         "accepted_range": (low, high),
         "exact": exact,
@@ -165,12 +176,13 @@ def _grade_quantity(
             f"**Correct.** {meant.diagnosis} It counts, as the question asks for {said_unit(base)}; "
             f"the exact answer is **{exact_text(exact, answer_si, unit)}**."
         )
+        in_base: _Figures = {**common, "value": value_in_base}
         return Verdict(
             status=VerdictStatus.CORRECT,
             score=1.0,
             message=message,
             accepted_as=meant.name,
-            **{**common, "value": value_in_base},
+            **in_base,
         )
     answered = f"You answered {said}" if shown and not same else f"You answered {yours}"
     also = ", or " + ", ".join(format_quantity(a.value, unit) for a in accepted) if accepted else ""

@@ -159,7 +159,9 @@ class _Parser:
             if self.is_op("+-"):
                 sign = self.take().text
                 q = self.signed()
-                return -q if sign == "-" else q
+                # pint annotates Quantity.__neg__ as returning its PlainQuantity base class; the
+                # negation of a pint.Quantity is a pint.Quantity.
+                return -q if sign == "-" else q  # type: ignore[return-value]
             return self.power()
         finally:
             self.depth -= 1
@@ -257,7 +259,8 @@ def _combine(left: pint.Quantity, op: str, right: pint.Quantity) -> pint.Quantit
     except ZeroDivisionError:
         raise NumberRangeError("That answer divides by zero.", "") from None
     except (PintError, ArithmeticError, ValueError, TypeError):
-        found = f"{describe_units(left.units)} and {describe_units(right.units)}"
+        # pint annotates Quantity.units as its PlainUnit base class; a pint.Quantity's units are a pint.Unit.
+        found = f"{describe_units(left.units)} and {describe_units(right.units)}"  # type: ignore[arg-type]
         raise ParseError(f"That adds or subtracts {found}, which do not mix.", "") from None
     return _check_finite(q)
 
@@ -375,12 +378,15 @@ def parse_quantity(text: str, *, unit: str) -> Parsed:
             for candidate in _candidates(tokens, reading):
                 q = _in_question_units(candidate, unit)
                 if q.dimensionality == expected:
-                    value_si = float(_check_finite(q.to_base_units()).magnitude)
+                    # pint annotates to_base_units() as returning its PlainQuantity base class; this
+                    # registry's quantities are pint.Quantity.
+                    value_si = float(_check_finite(q.to_base_units()).magnitude)  # type: ignore[arg-type]
                     if abs(value_si) > _LARGEST_FIGURE_SI:
                         raise NumberRangeError("That number is too large to grade.", "Check the exponent.")
                     return Parsed(value_si, has_unit=candidate.has_unit, scaled=candidate.has_magnitude)
                 typed = [t.text for t in tokens if t.kind == "word"]
-                first_problem = _first(first_problem, wrong_dimension(q.units, unit, typed))
+                # pint annotates Quantity.units as its PlainUnit base class; here it is a pint.Unit.
+                first_problem = _first(first_problem, wrong_dimension(q.units, unit, typed))  # type: ignore[arg-type]
         except GradingError as exc:
             first_problem = _first(first_problem, exc)
     if isinstance(first_problem, UnknownUnitError) and not first_problem.hint:

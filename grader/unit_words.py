@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from grader.errors import AmbiguousUnitError, NumberRangeError, UnknownUnitError
-from grader.units import registry
+from grader.units import dimension_powers, registry
 
 if TYPE_CHECKING:
     import pint
@@ -143,7 +143,7 @@ def lone_multipliers(expected: pint.util.UnitsContainer) -> frozenset[str]:
     since there ``13B`` is 13 bytes; all of them for counts and their rates (``26B`` FLOPs,
     ``989T`` FLOP/s, ``240`` sequences), where a byte could not be meant.
     """
-    dims = dict(expected)
+    dims = dimension_powers(expected)
     if dims.get("[time]", 0) > 0:
         return frozenset()
     if "[information]" in dims:

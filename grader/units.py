@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from grader.errors import DisplayUnitError
 
@@ -90,7 +90,7 @@ def registry() -> pint.UnitRegistry:
             if _registry is None:
                 import pint
 
-                ureg = pint.UnitRegistry(None, case_sensitive=True)
+                ureg: pint.UnitRegistry = pint.UnitRegistry(None, case_sensitive=True)
                 for line in _DEFINITIONS.strip().splitlines():
                     ureg.define(line)
                 _registry = ureg
@@ -121,7 +121,17 @@ def si_per_display(unit: str) -> float:
 @lru_cache(maxsize=256)
 def base_units(unit: str) -> pint.Unit:
     """The base unit of a display unit, with no prefix: ``GFLOP`` → FLOP, ``GB/s`` → byte/second."""
-    return registry().Quantity(1.0, display_units(unit)).to_base_units().units
+    # pint annotates to_base_units() as returning its PlainQuantity base class, whose .units is a
+    # PlainUnit; this registry's quantities are pint.Quantity, so the unit is a pint.Unit.
+    return registry().Quantity(1.0, display_units(unit)).to_base_units().units  # type: ignore[return-value]
+
+
+def dimension_powers(dims: pint.util.UnitsContainer) -> dict[str, float]:
+    """Each dimension's power (``{'[information]': 1, '[time]': -1}`` for ``GB/s``).
+
+    pint types a power as any scalar, complex included; a unit's powers are real numbers.
+    """
+    return {name: cast(float, power) for name, power in dims.items()}
 
 
 def dimensionality(unit: str) -> pint.util.UnitsContainer:
@@ -206,9 +216,10 @@ def describe_units(units: pint.Unit) -> str:
         if "parameter" in str(units):
             return "a parameter count"
         return "a count" if any(word in str(units) for word in _COUNT_WORDS) else "a pure number"
-    if has_tokens and dict(dims) == {"[time]": -1}:
+    powers = dimension_powers(dims)
+    if has_tokens and powers == {"[time]": -1}:
         return "a token rate (tokens/s)"
-    known = _DIMENSION_NAMES.get(frozenset(dict(dims).items()))
+    known = _DIMENSION_NAMES.get(frozenset(powers.items()))
     return known if known is not None else f"a quantity in {unit_symbol(units)}"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Literal
 
 import streamlit as st
 
@@ -27,7 +28,10 @@ _GATE_TEXT = {
     Gate.RETRIEVABILITY: f"predicted recall ≥ {DEFAULT_RULE.ready_min_retrievability:.0%}",
     Gate.MOCKS: f"mock answers at least {DEFAULT_RULE.ready_min_mock_mean:.0%} right",
 }
-_STATUS_BADGE = {
+# The colours st.badge accepts.
+_BadgeColour = Literal["red", "orange", "yellow", "blue", "green", "violet", "gray", "grey", "primary"]
+
+_STATUS_BADGE: dict[ItemStatus, tuple[str, _BadgeColour]] = {
     ItemStatus.NOT_STARTED: ("not started", "gray"),
     ItemStatus.LEARNING: ("learning", "red"),
     ItemStatus.SHAKY: ("shaky", "orange"),

@@ -190,18 +190,19 @@ def _draw(
     if isinstance(spec, DtypeParam):
         name = rng.choice(spec.dtype)
         return Dtype.named(name), name
+    # A number or a choice is its own JSON form.
     if isinstance(spec, IntParam):
-        value = _draw_int(spec.int_, rng)
-        return value, value
+        whole = _draw_int(spec.int_, rng)
+        return whole, whole
     if isinstance(spec, FloatParam):
-        value = _draw_float(spec.float_, rng)
-        return value, value
+        number = _draw_float(spec.float_, rng)
+        return number, number
     if isinstance(spec, ChoiceParam):
-        value = rng.choice(spec.choice)
-        return value, value
+        chosen = rng.choice(spec.choice)
+        return chosen, chosen
     if isinstance(spec, CallParam):
-        value = FUNCTIONS[spec.call](**bind(spec.with_, values))
-        return value, value
+        computed = FUNCTIONS[spec.call](**bind(spec.with_, values))
+        return computed, computed
     raise TypeError(f"unknown param spec {type(spec).__name__}")  # pragma: no cover - the schema is closed
 
 

@@ -19,6 +19,7 @@ gives it :data:`SMOKE_SEEDS` and the app, which pays for it at every start, :dat
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -131,6 +132,7 @@ def _memoized(
 def _template_failure(template: Template, seeds: Sequence[int]) -> _Found:
     """The first seed for which ``template`` fails, as (field, message, fix), or None."""
     for seed in seeds:
+        found: tuple[str, str] | None
         try:
             problem, values = generate_drawn(template, seed)
         except Exception as exc:  # reported as the template's issue, whatever the call raised
@@ -183,7 +185,7 @@ def sweep_issues(bank: Bank, *, shipped_seeds: Sequence[int] = SMOKE_SEEDS) -> l
     issues: list[BankIssue] = []
     for template in bank.templates:
         seeds = seeds_for(bank, template.id, shipped=shipped_seeds)
-        found = _memoized(template, seeds, lambda t=template, s=seeds: _template_failure(t, s))
+        found = _memoized(template, seeds, functools.partial(_template_failure, template, seeds))
         if found is not None:
             issues.append(_at_field(bank, template.id, *found))
     for scenario in bank.scenarios:

@@ -9,7 +9,7 @@ the caller gets every :class:`BankIssue` of every file.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -287,7 +287,7 @@ def _load_template(item: Any, node: yaml.Node, file: str, context: Context, resu
         result.templates.append(_with_pool(template, context.pools))
 
 
-def _with_pool(template: TemplateOrStep, pools: Mapping[str, tuple[Scenario, ...]]) -> TemplateOrStep:
+def _with_pool(template: TemplateOrStep, pools: Mapping[str, Sequence[Scenario]]) -> TemplateOrStep:
     """The template (or step) with a ``{pool: NAME}`` reference replaced by the pool's scenarios."""
     scenarios = getattr(template, "scenarios", None)
     if isinstance(scenarios, PoolRef):

@@ -12,6 +12,7 @@ from grader.problem import ToleranceClass
 from grader.text_match import phrase_tokens
 from grader.units import to_display
 from question_bank.answer_extras import tolerance_class
+from question_bank.answers import Rebound
 from question_bank.catalog import DTYPE_FIELDS, select_presets
 from question_bank.choices import PoolRef
 from question_bank.names import Context, ParamInfo, checklist_problem, function_problem, signature, suggest
@@ -201,7 +202,9 @@ class TemplateChecker:
     def _numeric(self, t: NumericTemplate) -> None:
         answer_ok = self._call(("answer",), t.answer.call, t.answer.with_)
         self._unit(("answer", "unit"), t.answer.unit)
-        entries = [(("slips", i), slip) for i, slip in enumerate(t.slips)]
+        entries: list[tuple[tuple[PathPart, ...], Rebound]] = [
+            (("slips", i), slip) for i, slip in enumerate(t.slips)
+        ]
         entries += [(("answer", "accept", i), entry) for i, entry in enumerate(t.answer.accept)]
         seen: set[str] = set()
         for path, slip in entries:

@@ -137,10 +137,10 @@ class PoolFile(Strict):
 
 def kind_fields(kind: str) -> frozenset[str]:
     """The keys a template of ``kind`` may have (by their YAML names)."""
-    model = {
+    models: dict[str, type[Strict]] = {
         "numeric": NumericTemplate,
         "choice": ChoiceTemplate,
         "recall": RecallTemplate,
         "scenario": ScenarioTemplate,
-    }[kind]
-    return frozenset(info.alias or name for name, info in model.model_fields.items())
+    }
+    return frozenset(info.alias or name for name, info in models[kind].model_fields.items())

@@ -30,6 +30,7 @@ def bank() -> Bank:
 
 def bank_or_stop() -> Bank:
     """The usable bank, with a note naming what was left out; an error and a stop when nothing loads."""
+    loaded: Bank | None  # None where the bank could not be loaded at all
     try:
         loaded = bank()
     except BankError as exc:

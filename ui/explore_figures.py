@@ -166,14 +166,18 @@ def compute_figures(
     roofs = {"mem_bandwidth": gpu.mem_bandwidth, "peak_flops": gpu.peak_flops}
     kv_shape = {"n_layers": model.n_layers, "n_kv_heads": model.n_kv_heads, "head_dim": model.head_dim}
     per_token = kv_cache_bytes_per_token(**kv_shape, bytes_per_element=kv)
-    tpot_args = {
-        **base,
-        **roofs,
-        "batch_size": batch,
-        "context_len": context,
-        "kv_bytes_per_token": per_token,
-    }
-    tpot = time_per_output_token(**tpot_args, n_chips=chips)
+
+    def decode_step() -> float:
+        return time_per_output_token(
+            **base,
+            **roofs,
+            batch_size=batch,
+            context_len=context,
+            kv_bytes_per_token=per_token,
+            n_chips=chips,
+        )
+
+    tpot = decode_step()
     total_tps = tokens_per_second(step_time=tpot, batch_size=batch)
     out = [
         _recorded("weights_per_chip", "Weights per chip", "B",
@@ -194,7 +198,7 @@ def compute_figures(
                   lambda: time_to_first_token(**base, **roofs, prompt_tokens=setup.prompt,
                                               batch_size=batch, n_chips=chips, mfu=setup.mfu)),
         _recorded("tpot", "Time per output token at prompt + output", "s",
-                  lambda: time_per_output_token(**tpot_args, n_chips=chips)),
+                  decode_step),
         _recorded("request_latency", "Request latency", "s",
                   lambda: request_latency(**base, **roofs, prompt_tokens=setup.prompt,
                                           output_tokens=setup.output, kv_bytes_per_token=per_token,

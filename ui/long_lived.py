@@ -36,7 +36,9 @@ MODULES = (
 )
 
 _lock = threading.Lock()
-_frozen = False
+# Set once the heap is frozen. An Event, not a bool, so the second check reads as what it is: another
+# thread may have set it while this one waited for the lock.
+_frozen = threading.Event()
 
 
 def load_long_lived() -> None:
@@ -58,14 +60,13 @@ def freeze_long_lived() -> bool:
     Returns True on the call that froze. A bank that fails to load is left for the page to report
     (the freeze still happens, so a fixed bank loads on the next rerun as usual).
     """
-    global _frozen
-    if _frozen:
+    if _frozen.is_set():
         return False
     with _lock:
-        if _frozen:
+        if _frozen.is_set():
             return False
         load_long_lived()
         gc.collect()  # what is already garbage is freed now, not kept forever
         gc.freeze()
-        _frozen = True
+        _frozen.set()
         return True

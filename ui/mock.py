@@ -35,7 +35,7 @@ RECENT_MOCKS = 3
 
 def candidates(bank: Bank) -> list[Candidate]:
     """Every template of the bank as something a mock may draw."""
-    return [Candidate(t.id, t.checklist, t.difficulty, recall=t.kind == Kind.RECALL) for t in bank.templates]
+    return [Candidate(t.id, t.checklist, t.difficulty, recall=t.kind == "recall") for t in bank.templates]
 
 
 def asked(bank: Bank, template_id: str, seed: int) -> tuple[str, str]:

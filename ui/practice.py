@@ -16,7 +16,7 @@ from typing import Any
 
 from grader import ExplanationRecord, Verdict, VerdictStatus, grade
 from grader.problem import Kind, Problem
-from progress import Attempt, Mode, Store
+from progress import Attempt, Mode, Status, Store
 from progress.scheduling import rating_for_answer, review
 from question_bank import Bank
 from question_bank.generation_checks import generate_checked
@@ -127,7 +127,7 @@ def practice_attempt(
         params=problem.params,
         response=response,
         value=verdict.value,
-        status=verdict.status.value,
+        status=Status(verdict.status.value),
         score=verdict.score,
         diagnosis=verdict.diagnosis,
         mode=Mode.PRACTICE,

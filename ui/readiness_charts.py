@@ -215,16 +215,14 @@ def time_per_answer(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -
     """Recency-weighted seconds per right answer per item (the time factor's figure), against the rule's
     target (drawn inside the plot)."""
     timed = [i for i in items if i.seconds_per_answer is not None]
+    per_item = [round(i.seconds_per_answer or 0.0) for i in timed]
     rows = [
-        {
-            "item": item_label(titles.get(i.checklist_item, i.checklist_item)),
-            "seconds": round(i.seconds_per_answer or 0.0),
-        }
-        for i in timed
+        {"item": item_label(titles.get(i.checklist_item, i.checklist_item)), "seconds": seconds}
+        for i, seconds in zip(timed, per_item, strict=True)
     ]
     target = DEFAULT_RULE.target_seconds_per_answer
     # The axis reaches past both the slowest item and the target, so the target line never sits on the edge.
-    top = 1.15 * max([target, *(r["seconds"] for r in rows)])
+    top = 1.15 * max([target, *per_item])
     seconds = {
         "field": "seconds",
         "type": "quantitative",
@@ -240,7 +238,7 @@ def time_per_answer(items: Sequence[ItemReadiness], titles: Mapping[str, str]) -
             "tooltip": [{"field": "item"}, {"field": "seconds", "type": "quantitative"}],
         },
     }
-    goal = {
+    goal: dict[str, Any] = {
         "data": {"values": [{"seconds": target, "text": f"target {target:.0f} s"}]},
         "encoding": {"x": seconds},
     }

@@ -8,7 +8,7 @@ straight segments, so three points per roof draw it exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import altair as alt
 import pandas as pd
@@ -17,6 +17,15 @@ from grader.estimator import ridge_point
 from ui.roofline_svg import roof_rows
 
 _MARGIN = 4.0  # the x axis reaches this factor beyond the outermost point or ridge
+
+
+class _Point(TypedDict):
+    """One measured point as drawn: its series, where it sits, and the swept size for the tooltip."""
+
+    label: str
+    arithmetic_intensity: float
+    flops_per_s: float
+    size: Any
 
 
 def roofline_chart(
@@ -38,7 +47,7 @@ def roofline_chart(
     ``roof_name`` labels the solid roof: a page that draws datasheet figures only passes
     "datasheet roof" and no ``spec_*`` pair.
     """
-    kept = [
+    kept: list[_Point] = [
         {
             "label": str(p["label"]),
             "arithmetic_intensity": float(ai),
@@ -48,18 +57,20 @@ def roofline_chart(
         for p in points
         if (ai := p.get("arithmetic_intensity")) and (fl := p.get("flops_per_s")) and ai > 0 and fl > 0
     ]
-    has_spec = bool(spec_peak_flops and spec_mem_bandwidth)
+    # The datasheet roof, drawn when both of its figures are given (and non-zero).
+    spec = (spec_peak_flops, spec_mem_bandwidth) if spec_peak_flops and spec_mem_bandwidth else None
+    has_spec = spec is not None
     ridges = [ridge_point(peak_flops=peak_flops, mem_bandwidth=mem_bandwidth)]
-    if has_spec:
-        ridges.append(ridge_point(peak_flops=spec_peak_flops, mem_bandwidth=spec_mem_bandwidth))
+    if spec is not None:
+        ridges.append(ridge_point(peak_flops=spec[0], mem_bandwidth=spec[1]))
     xs = [p["arithmetic_intensity"] for p in kept] + ridges
     lo, hi = min(xs) / _MARGIN, max(xs) * _MARGIN
     roofs = roof_rows(name=roof_name, peak_flops=peak_flops, mem_bandwidth=mem_bandwidth, lo=lo, hi=hi)
-    if has_spec:
+    if spec is not None:
         roofs += roof_rows(
             name="datasheet roof",
-            peak_flops=float(spec_peak_flops),
-            mem_bandwidth=float(spec_mem_bandwidth),
+            peak_flops=float(spec[0]),
+            mem_bandwidth=float(spec[1]),
             lo=lo,
             hi=hi,
         )

@@ -190,9 +190,9 @@ def show_scenario(
             return
         _summary(run, scheduled=scheduled, on_next=on_next, on_variant=on_variant)
         return
-    number = run.current_step(scenario)
-    assert number is not None  # not done, or the last feedback would be showing
-    problem = scenario.step(number)
+    open_step = run.current_step(scenario)
+    assert open_step is not None  # not done, or the last feedback would be showing
+    problem = scenario.step(open_step)
     st.markdown(_step_heading(problem))
     st.markdown(problem.prompt)
     _step_input(store, scenario, run, problem, scheduled=scheduled)

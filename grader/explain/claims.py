@@ -16,6 +16,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from grader.explain.lexicon import alternatives
 from grader.explain.shape import is_garbled, is_salad, is_sparse
@@ -36,6 +37,13 @@ class Found:
     sentence: int = -1
     wrong_figure: str = ""
     expected_figure: str = ""
+
+
+class WrongFigure(TypedDict, total=False):
+    """Found's figure fields, set together where a sentence gave a figure other than the point's."""
+
+    wrong_figure: str
+    expected_figure: str
 
 
 @functools.lru_cache(maxsize=2048)
@@ -110,7 +118,7 @@ class Reading:
         if not rubric.concepts:
             return Found(made=False)
         per_sentence = self._by_sentence(rubric)
-        wrong: dict[str, str] = {}
+        wrong: WrongFigure = {}
         ranked = sorted(per_sentence.items(), key=lambda item: (-len(item[1]), item[0]))
         for sentence, found in ranked:
             if len(found) < rubric.required:
@@ -151,7 +159,7 @@ class Reading:
     def _forbidden(self, rubric: Rubric) -> bool:
         return any(self.text.find(phrase_tokens(p)) for p in rubric.forbid)
 
-    def _wrong_figure(self, rubric: Rubric, per_sentence: dict[int, dict[int, Match]]) -> dict[str, str]:
+    def _wrong_figure(self, rubric: Rubric, per_sentence: dict[int, dict[int, Match]]) -> WrongFigure:
         """Where the point's words stand with a figure other than its own: that figure, and its own."""
         figures = [i for i, concept in enumerate(rubric.concepts) if _is_figure(concept)]
         if len(figures) != 1:

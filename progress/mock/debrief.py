@@ -19,30 +19,57 @@ RECALL_RATINGS: tuple[str, ...] = ("again", "hard", "good", "easy")
 
 
 class ProblemLike(Protocol):
-    template_id: str
-    checklist_item: str
-    kind: Any  # grader.problem.Kind, a StrEnum: compares equal to "numeric" / "choice" / "recall"
-    prompt: str
-    seed: int
-    params: dict[str, Any]
-    answer: float | None
-    unit: str
-    choices: Sequence[Any]
-    derivation: Sequence[Any]
-    explanation: str
-    key_points: Sequence[str]
-    title: str
+    """The fields of ``grader.problem.Problem`` a debrief reads (read-only, as Problem is frozen)."""
+
+    @property
+    def template_id(self) -> str: ...
+    @property
+    def checklist_item(self) -> str: ...
+    # grader.problem.Kind, a StrEnum: compares equal to "numeric" / "choice" / "recall"
+    @property
+    def kind(self) -> Any: ...
+    @property
+    def prompt(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def params(self) -> dict[str, Any]: ...
+    @property
+    def answer(self) -> float | None: ...
+    @property
+    def unit(self) -> str: ...
+    @property
+    def choices(self) -> Sequence[Any]: ...
+    @property
+    def derivation(self) -> Sequence[Any]: ...
+    @property
+    def explanation(self) -> str: ...
+    @property
+    def key_points(self) -> Sequence[str]: ...
+    @property
+    def title(self) -> str: ...
 
 
 class VerdictLike(Protocol):
-    status: Any  # correct / incorrect / unparsable (a StrEnum)
-    score: float
-    value: float | None
-    exact: Any
-    unit: str
-    diagnosis: str | None
-    diagnosis_text: str
-    message: str
+    """The fields of ``grader.Verdict`` a debrief reads (read-only, as Verdict is frozen)."""
+
+    # correct / incorrect / unparsable (a StrEnum)
+    @property
+    def status(self) -> Any: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def value(self) -> float | None: ...
+    @property
+    def exact(self) -> Any: ...
+    @property
+    def unit(self) -> str: ...
+    @property
+    def diagnosis(self) -> str | None: ...
+    @property
+    def diagnosis_text(self) -> str: ...
+    @property
+    def message(self) -> str: ...
 
 
 Grade = Callable[[Any, str], VerdictLike]

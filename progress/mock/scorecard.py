@@ -176,12 +176,12 @@ def scorecard_markdown(
             f"| {cell(exact)} | {result_word(o)} | {cell(slip_label(o.slip) if o.slip else '')} "
             f"| {minutes_seconds(o.time_spent_s)} |"
         )
-    slipped = [o for o in debrief.outcomes if o.slip and not o.correct and o.verdict is not None]
+    slipped = [(o, o.verdict) for o in debrief.outcomes if o.slip and not o.correct and o.verdict is not None]
     if slipped:
         lines += ["", "## Slips to remember", ""]
         lines += [
-            f"- **{slip_label(o.slip or '')}** (problem {o.position + 1}): {o.verdict.diagnosis_text}"
-            for o in slipped
+            f"- **{slip_label(o.slip or '')}** (problem {o.position + 1}): {verdict.diagnosis_text}"
+            for o, verdict in slipped
         ]
     lines += ["", "## Each problem", ""]
     set_up: set[tuple[str, int]] = set()  # the scenarios whose setup is already written

@@ -22,9 +22,10 @@ from typing import Any
 
 from grader.follow_through import chain_grader
 from grader.grading import MAX_RESPONSE_CHARS
+from grader.problem import Problem
 from progress.attempt import Attempt, Mode, Status
 from progress.mock.config import Mix, MockConfig, ProblemRef
-from progress.mock.debrief import Answer, Debrief, Grade, Outcome, ProblemLike, debrief, is_recall
+from progress.mock.debrief import Answer, Debrief, Grade, Outcome, debrief, is_recall
 from progress.mock.rows import (
     Mock,
     MockRunningError,
@@ -349,7 +350,7 @@ def _review_cards(
 def settle(
     store: Store,
     session: MockSession,
-    problems: Sequence[ProblemLike],
+    problems: Sequence[Problem],
     *,
     now: datetime,
     grade: Grade | None = None,
