@@ -18,6 +18,9 @@ Every numeric template is drawn on ``--seeds`` seeds (300) and every scenario on
 - ``tp-over-pcie``: several chips on a part without an NVLink-class link, the prompt not saying PCIe;
 - ``bf16-without-bf16``: a prompt in bf16 on a V100 or T4;
 - ``a10g-compute``: an answer that rests on the A10G's unverified peak;
+- ``allreduce-without-hop-latency``: an answer that times an all-reduce with no per-hop latency;
+- ``unbound-recompute``: a scenario step that works an earlier step's answer out again without carrying
+  it (per draw, so a coincidence of two equal quantities counts too);
 - ``kv-under-compute``: an answer that refuses the scaling book's decode step, KV/BW + max(W/BW,
   2PB/peak), re-solved here from the call's arguments (the KV read hidden under the matmuls' FLOPs).
 
@@ -351,6 +354,9 @@ def main() -> None:
                 whole = scenario_problems[key]
                 problem = whole.steps[index]
                 text = whole.setup + " " + " ".join(step.prompt for step in whole.steps)
+            if index == 0:
+                for step_id in unbound_steps(whole):
+                    counts["unbound-recompute"][f"{owner.id}/{step_id}"] += 1
             if index in (None, 0):
                 shown = problem.params
                 for finding in dict.fromkeys(draw_findings(view, values, shown, text)):
@@ -377,8 +383,45 @@ def main() -> None:
             print(f"    {owner:<55} {count}")
 
 
+#: The calls whose answer includes an all-reduce's time.
+COMM_CALLS = frozenset({"allreduce_time", "tensor_parallel_comm_time", "tensor_parallel_decode_step_time"})
+
+
+def unbound_steps(whole: Any) -> list[str]:
+    """The steps of one scenario draw that work an earlier step's answer out again without carrying it.
+
+    The earlier step's whole working folded into the later one ("found in step K"), or a line whose value
+    equals the earlier answer, in a step whose follow-through carries nothing from step K.
+    """
+    found = []
+    for step in whole.steps:
+        carried = {c.step for c in step.dependency.carries} if step.dependency else set()
+        if getattr(step, "decision", None) is not None:
+            carried |= {c.step for c in step.decision.carries}
+        lines = list(step.derivation)
+        folded = {
+            int(line.label.split()[1].rstrip(":"))
+            for line in lines
+            if line.formula.startswith("found in step ")
+        }
+        values = [line.value for line in lines if not line.formula.startswith("found in step ")]
+        again = folded - carried
+        for earlier in whole.steps[: step.step - 1]:
+            if earlier.answer is None or earlier.step in carried or earlier.kind.value != "numeric":
+                continue
+            if any(v and abs(v - earlier.answer) <= 1e-9 * abs(earlier.answer) for v in values):
+                again.add(earlier.step)
+        if again:
+            found.append(step.step_id)
+    return found
+
+
 def _numeric(counts: Any, label: str, view: NumericTemplate, values: Any, problem: Any, index: Any) -> None:
     answer = problem.answer
+    if view.answer.call in COMM_CALLS:
+        hop = view.answer.with_.get("hop_latency")
+        if hop is None or not float(resolve(hop, values)):
+            counts["allreduce-without-hop-latency"][label] += 1
     exact = band(answer, problem.tolerance, problem.unit)
     for name, again in readings(view, values, answer).items():
         value = _answer(view, again)
