@@ -194,7 +194,8 @@ def chunked_prefill_step_time(
 ) -> float:
     """Seconds for one mixed step: a prefill chunk of ``chunk_tokens`` beside ``decode_batch`` decodes.
 
-    max((P · bytes + decodes · context · KV) / (bw · chips), 2 · P · (chunk + decodes) / (peak · chips)).
+    decodes · context · KV / (bw · chips) + max(P · bytes / (bw · chips), 2 · P · (chunk + decodes) /
+    (peak · chips)): the KV read adds on top (:func:`grader.latency.time_per_output_token`'s form).
 
     Sarathi-Serve (Agrawal et al., 2024) splits a long prompt into chunks so every step carries
     the running decodes: their TPOT becomes this step time, bounded by the chunk, instead of
