@@ -41,7 +41,7 @@ import contextlib
 import json
 import math
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import is_dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -278,7 +278,7 @@ def _book_latency(**a: Any) -> float:
 
 
 #: Each decode-step call of the estimator, re-solved in the book's form.
-BOOK_FORMS = {
+BOOK_FORMS: dict[str, Callable[..., float]] = {
     "time_per_output_token": _book_tpot,
     "decode_step_time": _book_decode,
     "chunked_prefill_step_time": _book_chunked,
@@ -287,7 +287,7 @@ BOOK_FORMS = {
     "request_latency": _book_latency,
 }
 #: Where the estimator's other functions call a decode step by module name.
-BOOK_MODULES = {
+BOOK_MODULES: dict[str, dict[str, Callable[..., float]]] = {
     "grader.quantization": {"time_per_output_token": _book_tpot},
     "grader.speculative_batch": {
         "time_per_output_token": _book_tpot, "speculative_verify_step_time": _book_verify,
