@@ -33,9 +33,9 @@ _CRITICAL_BATCH = "Critical decode batch size"
 #: fp32 vector peak, where element-wise ops run (their ridge is some 10 FLOP/B, not hundreds).
 TENSOR_ROOF = "dense 16-bit peak"
 VECTOR_ROOF = "fp32 vector peak, where element-wise ops run"
-#: A matmul in fp32 runs on the same fp32 units (the 16-bit tensor peak is not its roof); one in fp8
-#: runs on the fp8 tensor peak, where the part has one.
-FP32_MATMUL_ROOF = "fp32 peak (no 16-bit tensor cores for an fp32 matmul)"
+#: A matmul in fp32 runs on the same fp32 units (the 16-bit tensor peak is not its roof; PyTorch leaves
+#: TF32 off for matmuls by default); one in fp8 runs on the fp8 tensor peak, where the part has one.
+FP32_MATMUL_ROOF = "fp32 peak, where an fp32 matmul runs without TF32"
 FP8_ROOF = "dense fp8 tensor peak"
 #: The param a problem names its element type by (``fp32``, ``bf16``, ``fp8``).
 _DTYPE_PARAM = "dtype"
