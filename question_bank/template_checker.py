@@ -28,9 +28,10 @@ from question_bank.yaml_source import PathPart
 _SENTENCE_END = re.compile(r"(?<=[.?!])")
 _ROUGH_WORDS = re.compile(r"\b(?:about|roughly|estimate|ballpark|approximately)\b", re.IGNORECASE)
 
-#: A prompt that says the KV read overlaps the FLOPs ("the KV cache read overlapped with the FLOPs").
+#: A prompt that says the KV read overlaps the FLOPs ("the KV cache read overlapped with the FLOPs"), in
+#: one clause: "cache read once; the weight matmuls overlap their read" says it of the weights only.
 _SAYS_KV_OVERLAP = re.compile(
-    r"\b(?:KV|cache)\b[^.?!]*\boverlap|\boverlap[^.?!]*\b(?:KV|cache)\b", re.IGNORECASE
+    r"\b(?:KV|cache)\b[^.;?!]*\boverlap|\boverlap[^.;?!]*\b(?:KV|cache)\b", re.IGNORECASE
 )
 
 SCENARIO = "scenario"

@@ -42,3 +42,14 @@ def test_no_shipped_key_hides_the_kv_read() -> None:
         keyword = KV_READ_OVERLAPPED.get(getattr(spec, "call", ""))
         if keyword and spec.with_.get(keyword) not in (None, 0):
             assert "overlap" in template.prompt, template.id
+
+
+def test_overlap_said_of_the_weights_only_does_not_count(tmp_path: Path) -> None:
+    text = BROKEN_FILE.read_text(encoding="utf-8").replace(
+        'with 8 GB of cache on {gpu.name}?"',
+        'with 8 GB of cache on {gpu.name} (cache read once; the weight matmuls overlap their read)?"',
+    )
+    (tmp_path / "mine.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(BankError) as caught:
+        load_bank([tmp_path], include_shipped=False)
+    assert [issue.field for issue in caught.value.issues] == ["answer.call"]
