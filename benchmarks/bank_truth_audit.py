@@ -17,13 +17,19 @@ Every numeric template is drawn on ``--seeds`` seeds (300) and every scenario on
   does not divide;
 - ``tp-over-pcie``: several chips on a part without an NVLink-class link, the prompt not saying PCIe;
 - ``bf16-without-bf16``: a prompt in bf16 on a V100 or T4;
-- ``a10g-compute``: an answer that rests on the A10G's unverified peak.
+- ``a10g-compute``: an answer that rests on the A10G's unverified peak;
+- ``allreduce-without-hop-latency``: an answer that times an all-reduce with no per-hop latency;
+- ``unbound-recompute``: a scenario step that works an earlier step's answer out again without carrying
+  it (per draw, so a coincidence of two equal quantities counts too);
+- ``kv-under-compute``: an answer that refuses the scaling book's decode step, KV/BW + max(W/BW,
+  2PB/peak), re-solved here from the call's arguments (the KV read hidden under the matmuls' FLOPs).
 
 It reads only what the bank has had all along (``generate``, ``draw_values``, ``derived_values``,
 ``grade``), so it runs on an older checkout too; the maximum contexts come from the presets where they
 have them, else from the table below (the same figures, from each model's config.json or paper).
 
-    .venv/bin/python benchmarks/bank_truth_audit.py [--seeds N] [--scenario-seeds N] [--json OUT]
+    .venv/bin/python benchmarks/bank_truth_audit.py [--seeds N] [--scenario-seeds N] [--only ID ...]
+        [--json OUT]
     .venv/bin/python benchmarks/bank_truth_audit.py --compare BEFORE.json AFTER.json
 """
 
@@ -31,10 +37,11 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import math
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import is_dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -225,11 +232,124 @@ def draw_findings(view: Any, values: Mapping[str, Any], shown: Mapping[str, Any]
     return found
 
 
+# --- the scaling book's decode step, re-solved independently of the estimator -----------------------
+
+
+def _book_step(p: float, b: float, bw: float, peak: float, tokens: float, kv: float, chips: float) -> float:
+    """KV/BW + max(W/BW, 2·P·tokens/peak), over ``chips`` (the scaling book's decode step)."""
+    return kv / (chips * bw) + max(p * b / (chips * bw), 2 * p * tokens / (chips * peak))
+
+
+def _book_tpot(*, n_params: float, bytes_per_param: float, mem_bandwidth: float, peak_flops: float,
+               batch_size: int = 1, context_len: int = 0, kv_bytes_per_token: float = 0.0,
+               n_chips: int = 1) -> float:  # fmt: skip
+    kv = batch_size * context_len * kv_bytes_per_token
+    return _book_step(n_params, bytes_per_param, mem_bandwidth, peak_flops, batch_size, kv, n_chips)
+
+
+def _book_decode(*, n_params: float, bytes_per_param: float, mem_bandwidth: float, peak_flops: float,
+                 batch_size: int = 1, kv_cache_bytes: float = 0.0, n_chips: int = 1) -> float:  # fmt: skip
+    kv = kv_cache_bytes
+    return _book_step(n_params, bytes_per_param, mem_bandwidth, peak_flops, batch_size, kv, n_chips)
+
+
+def _book_chunked(*, chunk_tokens: int, decode_batch: int, context_len: int = 0,
+                  kv_bytes_per_token: float = 0.0, **rest: Any) -> float:  # fmt: skip
+    kv = decode_batch * context_len * kv_bytes_per_token
+    tokens = chunk_tokens + decode_batch
+    return _book_step(rest["n_params"], rest["bytes_per_param"], rest["mem_bandwidth"],
+                      rest["peak_flops"], tokens, kv, rest.get("n_chips", 1))  # fmt: skip
+
+
+def _book_verify(*, batch_size: int, n_draft: int, context_len: int = 0, kv_bytes_per_token: float = 0.0,
+                 **rest: Any) -> float:  # fmt: skip
+    kv = batch_size * context_len * kv_bytes_per_token
+    return _book_step(rest["n_params"], rest["bytes_per_param"], rest["mem_bandwidth"], rest["peak_flops"],
+                      batch_size * (n_draft + 1), kv, rest.get("n_chips", 1))  # fmt: skip
+
+
+def _book_tp(**a: Any) -> float:
+    from grader.estimator import FUNCTIONS as F
+
+    n, bw = a["n_chips"], a["mem_bandwidth"]
+    kv = a.get("batch_size", 1) * a.get("context_len", 0) * a.get("kv_bytes_per_token", 0.0)
+    kv_chip = kv / min(n, a["n_kv_heads"])
+    comm = F["tensor_parallel_comm_time"](
+        n_layers=a["n_layers"], d_model=a["d_model"], n_chips=n, link_bandwidth=a["link_bandwidth"],
+        batch_size=a.get("batch_size", 1), activation_bytes=a.get("activation_bytes", 2.0),
+        **({"hop_latency": a["hop_latency"]} if "hop_latency" in a else {}),
+    )  # fmt: skip
+    weights = a["n_params"] * a["bytes_per_param"] / n
+    compute = 2 * a["n_params"] * a.get("batch_size", 1) / (n * a["peak_flops"])
+    return kv_chip / bw + max(weights / bw, compute) + comm
+
+
+def _book_latency(**a: Any) -> float:
+    from grader.estimator import FUNCTIONS as F
+
+    ttft = F["time_to_first_token"](
+        n_params=a["n_params"], prompt_tokens=a["prompt_tokens"], peak_flops=a["peak_flops"],
+        mem_bandwidth=a["mem_bandwidth"], bytes_per_param=a["bytes_per_param"],
+        batch_size=a.get("batch_size", 1), n_chips=a.get("n_chips", 1), mfu=a.get("mfu", 1.0),
+    )  # fmt: skip
+    b, n, p = a.get("batch_size", 1), a.get("n_chips", 1), a["prompt_tokens"]
+    steps = range(p + 1, p + a["output_tokens"])
+    kv = a.get("kv_bytes_per_token", 0.0)
+    return ttft + sum(
+        _book_step(a["n_params"], a["bytes_per_param"], a["mem_bandwidth"], a["peak_flops"], b, b * c * kv, n)
+        for c in steps
+    )
+
+
+#: Each decode-step call of the estimator, re-solved in the book's form.
+BOOK_FORMS: dict[str, Callable[..., float]] = {
+    "time_per_output_token": _book_tpot,
+    "decode_step_time": _book_decode,
+    "chunked_prefill_step_time": _book_chunked,
+    "speculative_verify_step_time": _book_verify,
+    "tensor_parallel_decode_step_time": _book_tp,
+    "request_latency": _book_latency,
+}
+#: Where the estimator's other functions call a decode step by module name.
+BOOK_MODULES: dict[str, dict[str, Callable[..., float]]] = {
+    "grader.estimator.quantization": {"time_per_output_token": _book_tpot},
+    "grader.estimator.speculative_batch": {
+        "time_per_output_token": _book_tpot, "speculative_verify_step_time": _book_verify,
+    },
+    "grader.estimator.serving": {"time_per_output_token": _book_tpot},
+}
+
+
+@contextlib.contextmanager
+def book_forms() -> Iterator[None]:
+    """The estimator with every decode step in the book's form, for as long as the block runs."""
+    import importlib
+
+    from grader.estimator import FUNCTIONS as F
+
+    saved_functions = {name: F[name] for name in BOOK_FORMS if name in F}
+    saved_modules: list[tuple[Any, str, Any]] = []
+    try:
+        F.update({name: form for name, form in BOOK_FORMS.items() if name in F})
+        for module_name, forms in BOOK_MODULES.items():
+            module = importlib.import_module(module_name)
+            for name, form in forms.items():
+                if hasattr(module, name):
+                    saved_modules.append((module, name, getattr(module, name)))
+                    setattr(module, name, form)
+        yield
+    finally:
+        F.update(saved_functions)
+        for module, name, original in saved_modules:
+            setattr(module, name, original)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=300)
     parser.add_argument("--scenario-seeds", type=int, default=150)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--only", nargs="+", default=[], metavar="ID", help="these templates or scenarios")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     parser.add_argument("--coverage", action="store_true", help="what the draws cover, per checklist item")
     args = parser.parse_args()
@@ -243,6 +363,8 @@ def main() -> None:
     bank = load_bank()
     scenario_problems: dict[tuple[str, int], Any] = {}
     for label, owner, view, index in views(bank):
+        if args.only and owner.id not in args.only:
+            continue
         n = args.seeds if index is None else args.scenario_seeds
         for seed in range(n):
             values = _drawn(view, seed, shared=index is not None)
@@ -256,6 +378,9 @@ def main() -> None:
                 whole = scenario_problems[key]
                 problem = whole.steps[index]
                 text = whole.setup + " " + " ".join(step.prompt for step in whole.steps)
+            if index == 0:
+                for step_id in unbound_steps(whole):
+                    counts["unbound-recompute"][f"{owner.id}/{step_id}"] += 1
             if index in (None, 0):
                 shown = problem.params
                 for finding in dict.fromkeys(draw_findings(view, values, shown, text)):
@@ -282,13 +407,54 @@ def main() -> None:
             print(f"    {owner:<55} {count}")
 
 
+#: The calls whose answer includes an all-reduce's time.
+COMM_CALLS = frozenset({"allreduce_time", "tensor_parallel_comm_time", "tensor_parallel_decode_step_time"})
+
+
+def unbound_steps(whole: Any) -> list[str]:
+    """The steps of one scenario draw that work an earlier step's answer out again without carrying it.
+
+    The earlier step's whole working folded into the later one ("found in step K"), or a line whose value
+    equals the earlier answer, in a step whose follow-through carries nothing from step K.
+    """
+    found = []
+    for step in whole.steps:
+        carried = {c.step for c in step.dependency.carries} if step.dependency else set()
+        if getattr(step, "decision", None) is not None:
+            carried |= {c.step for c in step.decision.carries}
+        lines = list(step.derivation)
+        folded = {
+            int(line.label.split()[1].rstrip(":"))
+            for line in lines
+            if line.formula.startswith("found in step ")
+        }
+        values = [line.value for line in lines if not line.formula.startswith("found in step ")]
+        again = folded - carried
+        for earlier in whole.steps[: step.step - 1]:
+            if earlier.answer is None or earlier.step in carried or earlier.kind.value != "numeric":
+                continue
+            if any(v and abs(v - earlier.answer) <= 1e-9 * abs(earlier.answer) for v in values):
+                again.add(earlier.step)
+        if again:
+            found.append(step.step_id)
+    return found
+
+
 def _numeric(counts: Any, label: str, view: NumericTemplate, values: Any, problem: Any, index: Any) -> None:
     answer = problem.answer
+    if view.answer.call in COMM_CALLS:
+        hop = view.answer.with_.get("hop_latency")
+        if hop is None or not float(resolve(hop, values)):
+            counts["allreduce-without-hop-latency"][label] += 1
     exact = band(answer, problem.tolerance, problem.unit)
     for name, again in readings(view, values, answer).items():
         value = _answer(view, again)
         if not within(value, exact) and not grade(problem, format_quantity(value, problem.unit)).correct:
             counts[f"{name}-refused"][label] += 1
+    with book_forms():
+        book = _answer(view, _again(view, values, {}))
+    if not within(book, exact) and not grade(problem, format_quantity(book, problem.unit)).correct:
+        counts["kv-under-compute"][label] += 1
     for slip in view.slips:
         value = rebound_value(slip, view.answer, values, answer)
         if math.isfinite(value) and within(value, exact):

@@ -26,9 +26,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
+from grader.follow_through import StepProblem
 from grader.problem import Kind, Problem
 from grader.units import dimension_name, dimensionality
 from question_bank.bank import Bank, load_bank
+from question_bank.binding_checks import recomputation_issue, unbound_recomputations
 from question_bank.convention_checks import reading_issue
 from question_bank.errors import BankError, BankIssue, GenerationError
 from question_bank.generation import generate, generate_drawn
@@ -157,6 +159,8 @@ def _scenario_failure(scenario: ScenarioTemplate, seeds: Sequence[int]) -> _Foun
     :data:`question_bank.slip_checks.INSIDE_SHARE` of the draws.
     """
     inside = SlipShares(scenario)
+    every_draw: set[tuple[int, int]] | None = None  # unbound recomputations found in every draw so far
+    steps: tuple[StepProblem, ...] = ()
     for seed in seeds:
         try:
             steps = generate_scenario(scenario, seed).steps
@@ -164,6 +168,8 @@ def _scenario_failure(scenario: ScenarioTemplate, seeds: Sequence[int]) -> _Foun
         except Exception as exc:  # reported as the scenario's issue, whatever the call raised
             message = f"seed {seed}: generation failed: {type(exc).__name__}: {exc}"
             return "steps", message, "check the params and bindings"
+        unbound = unbound_recomputations(scenario, steps, values)
+        every_draw = unbound if every_draw is None else every_draw & unbound
         for index, step in enumerate(steps):
             text = drawn_text_flaw(step)
             if text is not None:
@@ -177,7 +183,7 @@ def _scenario_failure(scenario: ScenarioTemplate, seeds: Sequence[int]) -> _Foun
             if found is not None:
                 field = f"steps.{index}." + ("key_points" if step.kind is Kind.RECALL else "answer")
                 return field, f"seed {seed}: step {step.step}: {found[0]}", found[1]
-    return inside.issue(len(seeds))
+    return recomputation_issue(scenario, steps, every_draw or set()) or inside.issue(len(seeds))
 
 
 def sweep_issues(bank: Bank, *, shipped_seeds: Sequence[int] = SMOKE_SEEDS) -> list[BankIssue]:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from grader.estimator import DTYPE_BYTES, WHOLE_COUNTS
+from grader.estimator import DTYPE_BYTES, KV_READ_OVERLAPPED, WHOLE_COUNTS
 from grader.estimator.conventions import CONVENTIONS
 from grader.problem import ToleranceClass
 from grader.text_match import phrase_tokens
@@ -28,6 +28,12 @@ from question_bank.yaml_source import PathPart
 # rescan a long prompt without a question mark from every position.
 _SENTENCE_END = re.compile(r"(?<=[.?!])")
 _ROUGH_WORDS = re.compile(r"\b(?:about|roughly|estimate|ballpark|approximately)\b", re.IGNORECASE)
+
+#: A prompt that says the KV read overlaps the FLOPs ("the KV cache read overlapped with the FLOPs"), in
+#: one clause: "cache read once; the weight matmuls overlap their read" says it of the weights only.
+_SAYS_KV_OVERLAP = re.compile(
+    r"\b(?:KV|cache)\b[^.;?!]*\boverlap|\boverlap[^.;?!]*\b(?:KV|cache)\b", re.IGNORECASE
+)
 
 SCENARIO = "scenario"
 #: The names of the conventions the bank applies itself (an ``accept`` entry may not take one).
@@ -228,6 +234,7 @@ class TemplateChecker:
                 "tolerance: {relative: 0.1}, or ask for the exact figure",
             )
         self._conventions(t)
+        self._kv_read(t)
         if t.answer.choice_part is not None:
             for option_id, binding in t.answer.choice_part.largest.items():
                 self._binding(("answer", "choice_part", "largest", option_id), binding)
@@ -248,6 +255,25 @@ class TemplateChecker:
                     "changes",
                     "remove this accept entry",
                 )
+
+    def _kv_read(self, t: NumericTemplate) -> None:
+        """A decode step's KV read is not hidden under the matmuls' FLOPs unless the prompt says so."""
+        calls: list[tuple[tuple[PathPart, ...], str, Mapping[str, Any]]] = [
+            (("answer",), t.answer.call, t.answer.with_)
+        ]
+        calls += [(("params", n), s.call, s.with_) for n, s in t.params.items() if isinstance(s, CallParam)]
+        for path, call, bindings in calls:
+            keyword = KV_READ_OVERLAPPED.get(call)
+            kv = bindings.get(keyword) if keyword else None
+            if kv is None or kv == 0 or _SAYS_KV_OVERLAP.search(t.prompt):
+                continue
+            self.report(
+                (*path, "call"),
+                f"{call} hides the KV read under the matmuls' FLOPs (max((W + KV) / BW, compute)), and the "
+                "prompt does not say the KV read overlaps them",
+                "decode_step_time_general (KV / BW + max(W / BW, compute), the scaling book's step), or "
+                "say in the prompt that the KV read overlaps the FLOPs",
+            )
 
     def _choice(self, t: ChoiceTemplate) -> None:
         option_ids = [option.id for option in t.options]

@@ -33,6 +33,12 @@ _CRITICAL_BATCH = "Critical decode batch size"
 #: fp32 vector peak, where element-wise ops run (their ridge is some 10 FLOP/B, not hundreds).
 TENSOR_ROOF = "dense 16-bit peak"
 VECTOR_ROOF = "fp32 vector peak, where element-wise ops run"
+#: A matmul in fp32 runs on the same fp32 units (the 16-bit tensor peak is not its roof; PyTorch leaves
+#: TF32 off for matmuls by default); one in fp8 runs on the fp8 tensor peak, where the part has one.
+FP32_MATMUL_ROOF = "fp32 peak, where an fp32 matmul runs without TF32"
+FP8_ROOF = "dense fp8 tensor peak"
+#: The param a problem names its element type by (``fp32``, ``bf16``, ``fp8``).
+_DTYPE_PARAM = "dtype"
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,16 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
     )
     vector_peak = accelerator.peak_flops_vector if elementwise else None
     peak = vector_peak if vector_peak is not None else accelerator.peak_flops
+    roof = TENSOR_ROOF if vector_peak is None else VECTOR_ROOF
+    dtype = problem.params.get(_DTYPE_PARAM)
+    if not elementwise and dtype == "fp32":
+        if accelerator.peak_flops_vector is None:
+            return None  # no fp32 roof known for this part: no picture rather than the wrong roof
+        peak, roof = accelerator.peak_flops_vector, FP32_MATMUL_ROOF
+    elif not elementwise and dtype == "fp8":
+        if accelerator.peak_flops_fp8 is None:
+            return None  # the part has no fp8 tensor cores to draw
+        peak, roof = accelerator.peak_flops_fp8, FP8_ROOF
     answer_is_intensity = _is_intensity(problem.unit)
     if answer_is_intensity and verdict is not None and verdict.value:
         intensities.append(("your answer", verdict.value, Role.ANSWER))
@@ -112,7 +128,7 @@ def roofline_view(problem: Problem, verdict: Verdict | None) -> RooflineView | N
         own_gpu=own,
         points=points,
         peak_flops=peak,
-        roof=TENSOR_ROOF if vector_peak is None else VECTOR_ROOF,
+        roof=roof,
         answer_near_ridge=(
             problem.tolerance.value if problem.tolerance.kind is ToleranceKind.RELATIVE else 0.0
         ),

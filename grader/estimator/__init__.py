@@ -140,6 +140,7 @@ from grader.estimator.speculative_batch import speculative_speedup_at_batch, spe
 __all__ = [
     "DTYPE_BYTES",
     "FUNCTIONS",
+    "KV_READ_OVERLAPPED",
     "WHOLE_COUNTS",
     "activation_bytes_per_layer",
     "active_params",
@@ -337,3 +338,9 @@ WHOLE_COUNTS = frozenset(
         max_batch_under_tpot_target,
     )
 )
+
+#: The decode-step functions whose formula hides the KV read under the matmuls' FLOPs (max((W + KV) / BW,
+#: compute)), each with the keyword that carries the KV bytes. The scaling book's step adds the KV read on
+#: top (KV / BW + max(W / BW, compute)): attention's read has no matmul FLOPs to overlap, so a question may
+#: use these with a KV cache only where its prompt says the KV read overlaps the FLOPs.
+KV_READ_OVERLAPPED = {decode_step_time.__name__: "kv_cache_bytes"}

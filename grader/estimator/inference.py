@@ -68,10 +68,16 @@ def _decode_parts(
     batch_size: int,
     kv_cache_bytes: float,
     n_chips: int,
+    weights: float | None = None,
 ) -> tuple[float, float, float]:
-    """(weight read time, KV read time, compute time) of one decode step, each recorded."""
+    """(weight read time, KV read time, compute time) of one decode step, each recorded.
+
+    ``weights``: the weight bytes when an earlier answer gives them, else P · bytes per param.
+    """
+    if weights is None:
+        weights = weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param)
     t_weights = memory_time(
-        n_bytes=weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param),
+        n_bytes=weights,
         mem_bandwidth=mem_bandwidth,
         n_chips=n_chips,
         label="Weight read time",
@@ -146,6 +152,7 @@ def decode_step_time_general(
     batch_size: int = 1,
     kv_cache_bytes: float = 0.0,
     n_chips: int = 1,
+    weight_bytes: float | None = None,
 ) -> float:
     """One decode step with the KV read kept apart, in seconds (the scaling book's general step time).
 
@@ -153,6 +160,8 @@ def decode_step_time_general(
     (chips · peak)). The weight matmuls overlap their reads with their FLOPs; attention reads the
     KV cache with next to no FLOPs, so that read is bandwidth-bound at any batch and adds on top.
     Equals :func:`decode_step_time` without a KV cache; never below it. Same assumptions otherwise.
+    ``weight_bytes``, when given, replaces P · bytes per param (a question that found it in an earlier
+    step builds on that answer).
     """
     t_weights, t_kv, t_compute = _decode_parts(
         n_params=n_params,
@@ -162,6 +171,7 @@ def decode_step_time_general(
         batch_size=batch_size,
         kv_cache_bytes=kv_cache_bytes,
         n_chips=n_chips,
+        weights=weight_bytes,
     )
     matmuls = f"max({qty(t_weights, 's')}, {qty(t_compute, 's')})"
     return step(

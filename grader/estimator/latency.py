@@ -9,10 +9,8 @@ and MFU (FLOPs done per second over the peak).
 
 from __future__ import annotations
 
-import math
-
 from grader.estimator.derivation import num, qty, step
-from grader.estimator.inference import decode_step_time
+from grader.estimator.inference import decode_step_time_general
 from grader.estimator.rooflines import compute_time, memory_time
 from grader.estimator.sizes import weight_bytes
 
@@ -83,14 +81,15 @@ def time_per_output_token(
     kv_bytes_per_token: float = 0.0,
     n_chips: int = 1,
 ) -> float:
-    """Seconds per decode step (time per output token).
+    """Seconds per decode step (time per output token), the scaling book's step time.
 
-    max((P·bytes + batch·context·KV bytes per token) / (bw·chips), 2·P·batch / (peak·chips)).
+    batch·context·KV bytes per token / (bw·chips) + max(P·bytes / (bw·chips), 2·P·batch / (peak·chips)).
 
     Every step reads all the weights and every sequence's KV cache once and does 2·P FLOPs per
-    sequence. More context or a bigger batch never makes it shorter. Same assumptions as
-    :func:`grader.estimator.inference.decode_step_time` (perfect sharding and overlap; no communication,
-    attention FLOPs or launch overhead).
+    sequence. The weight matmuls overlap their read with their FLOPs; attention's KV read has next to
+    no FLOPs to hide under, so it adds on top at any batch. More context or a bigger batch never
+    makes it shorter. Same assumptions as :func:`grader.estimator.inference.decode_step_time_general` (perfect
+    sharding; no communication, attention FLOPs or launch overhead).
     """
     return decode_step_over_tokens(
         n_params=n_params,
@@ -124,7 +123,7 @@ def decode_step_over_tokens(
     kv_bytes = kv_bytes_read_per_step(
         batch_size=batch_size, context_len=context_len, kv_bytes_per_token=kv_bytes_per_token
     )
-    return decode_step_time(
+    return decode_step_time_general(
         n_params=n_params,
         bytes_per_param=bytes_per_param,
         mem_bandwidth=mem_bandwidth,
@@ -138,24 +137,15 @@ def decode_step_over_tokens(
 def _decode_steps_total(
     *, weights_s: float, kv_s_per_token: float, compute_s: float, first_context: int, n_steps: int
 ) -> float:
-    """Σ over c = first … first + n − 1 of max(weights + kv · c, compute), in closed form.
+    """Σ over c = first … first + n − 1 of kv · c + max(weights, compute), in closed form.
 
-    The memory term grows with the context c, so the steps below the context where it meets the
-    compute term cost ``compute`` each and the rest form an arithmetic series.
+    The KV read grows with the context c and adds to the matmuls' time, which does not.
     """
     if n_steps <= 0:
         return 0.0
     last_context = first_context + n_steps - 1
-    if kv_s_per_token > 0:
-        # Contexts c with weights + kv·c < compute are compute-bound.
-        crossing = math.ceil((compute_s - weights_s) / kv_s_per_token)
-        first_memory_bound = min(max(crossing, first_context), last_context + 1)
-    else:
-        first_memory_bound = first_context if weights_s >= compute_s else last_context + 1
-    n_compute = first_memory_bound - first_context
-    n_memory = n_steps - n_compute
-    contexts_sum = n_memory * (first_memory_bound + last_context) / 2
-    return n_compute * compute_s + n_memory * weights_s + kv_s_per_token * contexts_sum
+    contexts_sum = n_steps * (first_context + last_context) / 2
+    return n_steps * max(weights_s, compute_s) + kv_s_per_token * contexts_sum
 
 
 def request_latency(
@@ -170,15 +160,17 @@ def request_latency(
     batch_size: int = 1,
     n_chips: int = 1,
     mfu: float = 1.0,
+    ttft_s: float | None = None,
 ) -> float:
     """Seconds from request to last token: TTFT + Σ over i = 1 … output − 1 of TPOT at context prompt + i.
 
     The prefill makes the first token; each later token is one decode step whose KV read grows by
-    one token per sequence. Summed in closed form (the memory term is linear in the context). The
-    MFU applies to the prefill only: decode at small batch is bandwidth-bound. Ignores queueing,
-    sampling, detokenisation and network time.
+    one token per sequence (:func:`time_per_output_token`'s form). Summed in closed form (the KV term
+    is linear in the context). The MFU applies to the prefill only: decode at small batch is
+    bandwidth-bound. ``ttft_s``, when given, is the time to first token an earlier answer found. Ignores
+    queueing, sampling, detokenisation and network time.
     """
-    ttft = time_to_first_token(
+    ttft = ttft_s if ttft_s is not None else time_to_first_token(
         n_params=n_params,
         prompt_tokens=prompt_tokens,
         peak_flops=peak_flops,
@@ -194,19 +186,21 @@ def request_latency(
     kv_s_per_token = batch_size * kv_bytes_per_token / chip_bandwidth
     compute_s = 2 * n_params * batch_size / (peak_flops * n_chips)
     first, last = prompt_tokens + 1, prompt_tokens + n_steps
-    tpot = "max((P · bytes + batch · c · KV bytes) / (bw · chips), 2 · P · batch / (peak · chips))"
+    tpot = (
+        "batch · c · KV bytes / (bw · chips) + max(P · bytes / (bw · chips), 2 · P · batch / (peak · chips))"
+    )
     step(
         "First decode step (context prompt + 1)",
         tpot,
-        f"max({qty(weights_s, 's')} + {qty(kv_s_per_token, 's')} · {num(first)}, {qty(compute_s, 's')})",
-        max(weights_s + kv_s_per_token * first, compute_s),
+        f"{qty(kv_s_per_token, 's')} · {num(first)} + max({qty(weights_s, 's')}, {qty(compute_s, 's')})",
+        kv_s_per_token * first + max(weights_s, compute_s),
         "s",
     )
     step(
         "Last decode step (context prompt + output − 1)",
         tpot,
-        f"max({qty(weights_s, 's')} + {qty(kv_s_per_token, 's')} · {num(last)}, {qty(compute_s, 's')})",
-        max(weights_s + kv_s_per_token * last, compute_s) if n_steps else 0.0,
+        f"{qty(kv_s_per_token, 's')} · {num(last)} + max({qty(weights_s, 's')}, {qty(compute_s, 's')})",
+        kv_s_per_token * last + max(weights_s, compute_s) if n_steps else 0.0,
         "s",
     )
     decode = step(

@@ -53,12 +53,15 @@ def moe_decode_weight_bytes(
     n_experts_active: int,
     batch_size: int,
     bytes_per_param: float,
+    experts_touched_per_layer: float | None = None,
 ) -> float:
     """Weight bytes one MoE decode step reads: (shared params + experts touched · params per expert) · bytes.
 
     Params per expert (all layers) = (P − P_active) / (E − k); shared params (attention, embeddings,
     norms, router, and any shared experts or dense layers) = P − E · params per expert. At batch 1
     this is the active parameters' bytes; at large batch, nearly all of them.
+    ``experts_touched_per_layer``, when given, is the count an earlier answer found (else
+    :func:`experts_touched`).
     """
     per_expert = step(
         "Parameters per expert (all layers)",
@@ -74,7 +77,11 @@ def moe_decode_weight_bytes(
         n_params - n_experts * per_expert,
         "",
     )
-    touched = experts_touched(n_experts=n_experts, n_experts_active=n_experts_active, batch_size=batch_size)
+    touched = (
+        experts_touched(n_experts=n_experts, n_experts_active=n_experts_active, batch_size=batch_size)
+        if experts_touched_per_layer is None
+        else experts_touched_per_layer
+    )
     return step(
         "Weight bytes read per step",
         "(shared + experts touched · per expert) · bytes per param",
@@ -95,13 +102,15 @@ def moe_decode_step_time(
     mem_bandwidth: float,
     peak_flops: float,
     n_chips: int = 1,
+    weight_bytes: float | None = None,
 ) -> float:
     """Seconds per MoE decode step: max(bytes read / (bw · chips), 2 · P_active · batch / (peak · chips)).
 
     Bytes from :func:`moe_decode_weight_bytes`; every token still does 2 FLOPs per active parameter.
-    Ignores the KV-cache read, the all-to-all of expert parallelism and load imbalance.
+    Ignores the KV-cache read, the all-to-all of expert parallelism and load imbalance. ``weight_bytes``,
+    when given, is the bytes read that an earlier answer found.
     """
-    n_bytes = moe_decode_weight_bytes(
+    n_bytes = weight_bytes if weight_bytes is not None else moe_decode_weight_bytes(
         n_params=n_params,
         n_active_params=n_active_params,
         n_experts=n_experts,

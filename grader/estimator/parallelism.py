@@ -128,29 +128,46 @@ def tensor_parallel_decode_step_time(
     kv_bytes_per_token: float = 0.0,
     activation_bytes: float = 2.0,
     hop_latency: float = 0.0,
+    weight_bytes_per_chip: float | None = None,
+    kv_bytes_per_token_per_chip: float | None = None,
 ) -> float:
     """Seconds per tensor-parallel decode step on n chips.
 
-    max((W/n + KV per chip) / bw, 2·P·batch / (n · peak)) + communication.
+    KV per chip / bw + max(W/n / bw, 2·P·batch / (n · peak)) + communication.
 
     Each chip reads its 1/n of the weights and its share of the KV cache (replicated past the
     KV-head count, see :func:`kv_bytes_per_chip`), does 1/n of the FLOPs, then waits for two
-    all-reduces per layer (:func:`tensor_parallel_comm_time`). Communication is added, not
-    overlapped: a decode step's all-reduces sit between dependent matmuls. ``kv_bytes_per_token``
-    is the whole model's, per token.
+    all-reduces per layer (:func:`tensor_parallel_comm_time`). The weight matmuls overlap their read
+    with their FLOPs; the KV read has no matmul FLOPs to hide under and adds on top (the scaling
+    book's step time). Communication is added, not overlapped: a decode step's all-reduces sit
+    between dependent matmuls. ``kv_bytes_per_token`` is the whole model's, per token.
+    ``weight_bytes_per_chip`` and ``kv_bytes_per_token_per_chip``, when given, are the shares earlier
+    answers found (a question builds on them rather than working them out again).
     """
-    weights_per_chip = step(
-        "Weight bytes per chip",
-        "P · bytes per param / chips",
-        f"{qty(weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param), 'B')} / {num(n_chips)}",
-        n_params * bytes_per_param / n_chips,
-        "B",
-    )
-    kv_total = kv_bytes_read_per_step(
-        batch_size=batch_size, context_len=context_len, kv_bytes_per_token=kv_bytes_per_token
-    )
-    kv_chip = kv_bytes_per_chip(kv_cache_bytes=kv_total, n_chips=n_chips, n_kv_heads=n_kv_heads)
-    t_memory = memory_time(n_bytes=weights_per_chip + kv_chip, mem_bandwidth=mem_bandwidth)
+    if weight_bytes_per_chip is None:
+        weight_bytes_per_chip = step(
+            "Weight bytes per chip",
+            "P · bytes per param / chips",
+            f"{qty(weight_bytes(n_params=n_params, bytes_per_param=bytes_per_param), 'B')} / {num(n_chips)}",
+            n_params * bytes_per_param / n_chips,
+            "B",
+        )
+    weights_per_chip = weight_bytes_per_chip
+    if kv_bytes_per_token_per_chip is None:
+        kv_total = kv_bytes_read_per_step(
+            batch_size=batch_size, context_len=context_len, kv_bytes_per_token=kv_bytes_per_token
+        )
+        kv_chip = kv_bytes_per_chip(kv_cache_bytes=kv_total, n_chips=n_chips, n_kv_heads=n_kv_heads)
+    else:
+        kv_chip = step(
+            "KV bytes per chip",
+            "batch · context · KV bytes per token per chip",
+            f"{num(batch_size)} · {num(context_len)} · {qty(kv_bytes_per_token_per_chip, 'B')}",
+            batch_size * context_len * kv_bytes_per_token_per_chip,
+            "B",
+        )
+    t_weights = memory_time(n_bytes=weights_per_chip, mem_bandwidth=mem_bandwidth, label="Weight read time")
+    t_kv = memory_time(n_bytes=kv_chip, mem_bandwidth=mem_bandwidth, label="KV read time") if kv_chip else 0.0
     flops = flops_per_token(n_params=n_params) * batch_size / n_chips
     step(
         "FLOPs per chip per step",
@@ -171,9 +188,9 @@ def tensor_parallel_decode_step_time(
     )
     return step(
         "Tensor-parallel decode step time",
-        "max(memory time, compute time) + communication",
-        f"max({qty(t_memory, 's')}, {qty(t_compute, 's')}) + {qty(t_comm, 's')}",
-        max(t_memory, t_compute) + t_comm,
+        "KV read time + max(weight read time, compute time) + communication",
+        f"{qty(t_kv, 's')} + max({qty(t_weights, 's')}, {qty(t_compute, 's')}) + {qty(t_comm, 's')}",
+        t_kv + max(t_weights, t_compute) + t_comm,
         "s",
     )
 

@@ -84,19 +84,34 @@ def max_batch_under_tpot_target(
 
     TPOT is :func:`grader.estimator.latency.time_per_output_token` with the same arguments; it only grows
     with the batch, so the bound is ⌊min((target · bw · chips − P · bytes) / (context · KV),
-    target · peak · chips / (2 · P))⌋. With ``memory_bytes`` (per chip) the batch must also fit:
+    target / (2 · P / (peak · chips) + context · KV / (bw · chips)))⌋: the KV read adds to the weight
+    read and to the compute alike. With ``memory_bytes`` (per chip) the batch must also fit:
     :func:`grader.estimator.quantization.max_batch_at_context`'s bound. Same roofline assumptions as TPOT (no
-    attention FLOPs, perfect overlap); ignores activations and the engine's reserve.
+    attention FLOPs); ignores activations and the engine's reserve.
     """
     kv_per_step = context_len * kv_bytes_per_token
     chip_bandwidth = mem_bandwidth * n_chips
-    compute_bound = step(
-        "Largest batch the compute allows",
-        "target · peak · chips / (2 · P)",
-        f"{qty(tpot_target_s, 's')} · {qty(peak_flops, 'FLOP/s')} · {num(n_chips)} / (2 · {num(n_params)})",
-        tpot_target_s * peak_flops * n_chips / (2 * n_params),
-        "",
-    )
+    if kv_per_step > 0:
+        # Each sequence's KV read adds to its share of the compute: it has no FLOPs to hide under.
+        per_sequence_s = 2 * n_params / (peak_flops * n_chips) + kv_per_step / chip_bandwidth
+        compute_bound = step(
+            "Largest batch the compute allows",
+            "target / (2 · P / (peak · chips) + context · KV bytes per token / (bw · chips))",
+            f"{qty(tpot_target_s, 's')} / (2 · {num(n_params)} / "
+            f"({qty(peak_flops, 'FLOP/s')} · {num(n_chips)}) + {num(context_len)} · "
+            f"{qty(kv_bytes_per_token, 'B')} / {qty(chip_bandwidth, 'B/s')})",
+            tpot_target_s / per_sequence_s,
+            "",
+        )
+    else:
+        compute_bound = step(
+            "Largest batch the compute allows",
+            "target · peak · chips / (2 · P)",
+            f"{qty(tpot_target_s, 's')} · {qty(peak_flops, 'FLOP/s')} · {num(n_chips)} / "
+            f"(2 · {num(n_params)})",
+            tpot_target_s * peak_flops * n_chips / (2 * n_params),
+            "",
+        )
     bound = compute_bound
     if kv_per_step > 0:
         bound = min(
@@ -179,7 +194,8 @@ def chunked_prefill_step_time(
 ) -> float:
     """Seconds for one mixed step: a prefill chunk of ``chunk_tokens`` beside ``decode_batch`` decodes.
 
-    max((P · bytes + decodes · context · KV) / (bw · chips), 2 · P · (chunk + decodes) / (peak · chips)).
+    decodes · context · KV / (bw · chips) + max(P · bytes / (bw · chips), 2 · P · (chunk + decodes) /
+    (peak · chips)): the KV read adds on top (:func:`grader.estimator.latency.time_per_output_token`'s form).
 
     Sarathi-Serve (Agrawal et al., 2024) splits a long prompt into chunks so every step carries
     the running decodes: their TPOT becomes this step time, bounded by the chunk, instead of

@@ -28,7 +28,7 @@ def speculative_verify_step_time(
 ) -> float:
     """Seconds for the target to verify k draft tokens for each of B sequences.
 
-    max((P · bytes + B · context · KV) / (bw · chips), 2 · P · B · (k + 1) / (peak · chips)): the
+    B · context · KV / (bw · chips) + max(P · bytes / (bw · chips), 2 · P · B · (k + 1) / (peak · chips)): the
     weights and KV are read once, the FLOPs are those of B · (k + 1) tokens. Ignores the draft
     tokens' own KV reads and attention FLOPs.
     """

@@ -490,7 +490,7 @@ CONTRACTS = {
     "time_per_output_token": "n_params bytes_per_param mem_bandwidth peak_flops batch_size=1 context_len=0 "
     "kv_bytes_per_token=0.0 n_chips=1",
     "request_latency": "n_params bytes_per_param mem_bandwidth peak_flops prompt_tokens output_tokens "
-    "kv_bytes_per_token=0.0 batch_size=1 n_chips=1 mfu=1.0",
+    "kv_bytes_per_token=0.0 batch_size=1 n_chips=1 mfu=1.0 ttft_s=None",
     "kv_weight_crossover_context": "weight_bytes kv_bytes_per_token batch_size=1",
     "experts_touched": "n_experts n_experts_active batch_size",
     "allreduce_time": "n_bytes n_chips link_bandwidth hop_latency=0.0",

@@ -153,6 +153,9 @@ def test_a_later_step_names_an_earlier_binary_answer_as_it_was_asked() -> None:
     assert first.startswith(
         f"1. **Step {kv_step.step}: {kv_step.title}** = found in step {kv_step.step} ({asked})"
     )
-    # The memory time is summed on a line of its own before the max that uses it.
+    # The KV read and the weight read are lines of their own before the step time that adds the one to
+    # the max of the other and the compute (the scaling book's step).
     labels = [s.label for s in later.derivation]
-    assert labels.index("Memory time") == labels.index("Decode step time") - 1
+    step = labels.index("Decode step time")
+    assert labels.index("KV read time") < step and labels.index("Weight read time") < step
+    assert later.derivation[step].formula == "KV read time + max(weight read time, compute time)"

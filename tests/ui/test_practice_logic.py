@@ -182,10 +182,29 @@ def test_an_elementwise_op_is_drawn_under_the_vector_roof_and_a_matmul_under_the
         # Its ridge is the vector one the explanation quotes (some 10 FLOP/B), not the tensor cores'.
         assert ridge_point(peak_flops=view.peak_flops, mem_bandwidth=gpu.mem_bandwidth) < 50
         assert f"({VECTOR_ROOF}," in roofline_markdown(problem, grade(problem, "0.1 FLOP/B"))
-    matmul = generate(bank.get("ai-linear-layer"), 3)
-    view = roofline_view(matmul, None)
+    by_dtype = {}
+    for seed in range(60):
+        problem = generate(bank.get("ai-linear-layer"), seed)
+        by_dtype.setdefault(problem.params["dtype"], problem)
+    assert set(by_dtype) == {"fp32", "bf16", "fp8"}
+    view = roofline_view(by_dtype["bf16"], None)
     assert view is not None and view.roof == TENSOR_ROOF
     assert view.peak_flops == view.accelerator.peak_flops
+
+
+def test_an_fp32_matmul_is_drawn_under_the_fp32_roof_and_fp8_under_its_own(bank: Bank) -> None:
+    from ui.roofline_view import FP32_MATMUL_ROOF, TENSOR_ROOF, roofline_view
+
+    by_dtype = {}
+    for seed in range(60):
+        problem = generate(bank.get("ai-linear-layer"), seed)
+        by_dtype.setdefault(problem.params["dtype"], problem)
+    view = roofline_view(by_dtype["fp32"], None)
+    assert view is not None and view.roof == FP32_MATMUL_ROOF != TENSOR_ROOF
+    assert view.peak_flops == view.accelerator.peak_flops_vector < view.accelerator.peak_flops
+    # The reference part (an A100) has no fp8 tensor cores: no picture rather than the 16-bit roof.
+    fp8 = roofline_view(by_dtype["fp8"], None)
+    assert fp8 is None or fp8.peak_flops == fp8.accelerator.peak_flops_fp8
 
 
 def test_critical_batch_is_drawn_as_decode_intensities(bank: Bank) -> None:
