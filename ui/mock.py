@@ -19,11 +19,10 @@ from grader import VerdictStatus, grade
 from grader.derivation_text import derivation_markdown
 from grader.follow_through import chain_grader
 from grader.problem import Kind, Problem
-from grader.units import format_quantity
 from progress import Store
 from progress.aggregates import load_snapshot
 from progress.mock_config import Mix, MockConfig, ProblemRef
-from progress.mock_debrief import Debrief, Outcome
+from progress.mock_debrief import Debrief, Outcome, exact_answer_text
 from progress.mock_selection import Candidate, ScenarioCandidate, select_interview, select_problems
 from progress.mock_session import MockSession, Submission, answers, history, settle, start, submit
 from progress.mock_timer import elapsed_s
@@ -169,13 +168,9 @@ def unreadable_message(problem: Problem, response: str) -> str | None:
 
 
 def exact_text(outcome: Outcome) -> str:
-    """The exact answer as a person reads it: the number in its display unit, the option, the key points."""
-    problem: Problem = outcome.problem
-    if problem.kind is Kind.NUMERIC and problem.answer is not None:
-        return format_quantity(problem.answer, problem.unit)
-    if problem.kind is Kind.CHOICE:
-        return next((c.text for c in problem.choices if c.correct), "")
-    return "; ".join(problem.key_points)
+    """The exact answer as a person reads it: the number as practice's feedback writes it, the option,
+    the key points."""
+    return exact_answer_text(outcome.problem, outcome.verdict)
 
 
 def derivation_text(outcome: Outcome) -> str:

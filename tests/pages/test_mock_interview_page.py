@@ -11,6 +11,7 @@ import pytest
 from scenario_kit import drawn
 from streamlit.testing.v1 import AppTest
 
+from grader.grading import exact_answer
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from progress import Attempt, Mode, Status, Store
@@ -387,7 +388,7 @@ def test_the_scorecard_stands_alone_with_times_in_the_users_zone(db: Path, clock
     scorecard = mock.scorecard or ""
     assert "- Date: 2026-11-29 17:00 CET" in scorecard  # 16:00 UTC, shown where the user is
     assert problem.prompt.strip() in scorecard
-    assert f"- **Exact answer:** {format_quantity(problem.answer or 0, problem.unit)}" in scorecard
+    assert f"- **Exact answer:** {exact_answer(problem.answer or 0, problem.unit)}" in scorecard
     assert "| Decode step time | max(weight read time, compute time) | max(" in scorecard  # the derivation
     assert at.dataframe[-1].value["started"].tolist() == ["2026-11-29 17:00 CET"]
 
