@@ -93,7 +93,7 @@ def _type(
     key = _answer_key(at, position)
     if problem.kind is Kind.CHOICE:
         index = next(i for i, c in enumerate(problem.choices) if c.correct == right)
-        at.radio(key=key).set_value(index)
+        at.button(key=f"{key}_option_{index}").click().run()  # picking saves; Save answer again
     elif problem.kind is Kind.RECALL:
         # Right: the model answer, which makes every key point (the bank's validation proves it).
         text = explanation or (problem.model_answer if right else "no idea")
@@ -434,3 +434,35 @@ def test_the_start_question_reads_as_written_for_the_chosen_length(db: Path, clo
     assert at.warning[0].value.startswith("Start an 8-minute mock with 1 problem?")
     # Minutes as people write them ("8"), not "8.00".
     assert at.number_input(key=keys.MOCK_CUSTOM_MINUTES).proto.format == "%g"
+
+
+def test_a_choice_in_a_mock_is_picked_like_practices_and_saved(db: Path, clock: FakeClock) -> None:
+    """Options are buttons with number keys (as in Practice), picking one saves its index, and the
+    options' own **Save answer** takes Enter; the row does not draw a second one."""
+    bank = load_bank()
+    choice = bank.get("decode-latency-levers")
+    session = start(
+        Store(db), config=MockConfig.from_minutes(duration_min=15, n_problems=1),
+        problems=[ProblemRef(choice.id, 5)], now=T0,
+    )  # fmt: skip
+    [problem] = problems_of(bank, session)
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = clock
+    at.query_params[keys.MOCK_QUERY_PARAM] = str(session.id)
+    at.run()
+    key = _answer_key(at, 0)
+    options = [at.button(key=f"{key}_option_{i}") for i in range(len(problem.choices))]
+    assert [b.label for b in options] == [c.text for c in problem.choices]
+    assert "Press 1–" in " ".join(c.value for c in at.caption) and "then Enter to save" in " ".join(
+        c.value for c in at.caption
+    )
+    assert [b.label for b in at.button if b.key == keys.MOCK_SAVE] == ["Save answer"]  # one, not two
+    options[1].click().run()
+    assert not at.exception
+    assert mock_answers(Store(db), session.id)[0].response == "1"
+    assert at.button(key=f"{key}_option_1").icon == ":material/radio_button_checked:"
+    at.button(key=f"{key}_option_0").click().run()
+    at.button(key=keys.MOCK_SAVE).click().run()
+    assert mock_answers(Store(db), session.id)[0].response == "0"
+    assert "Answer to problem 1 saved." in [s.value for s in at.success]
