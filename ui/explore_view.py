@@ -12,8 +12,11 @@ from grader.estimator import attainable_flops
 from grader.markdown import markdown_table
 from question_bank import load_hardware, load_models
 from question_bank.presets import ModelConfig
+from ui import cached
 from ui import state_keys as keys
+from ui.context import new_seed, now
 from ui.explore_address import setup_from_address, to_query
+from ui.explore_drill import drill_for
 from ui.explore_figures import (
     CUSTOM,
     DEFAULT_MODEL,
@@ -35,8 +38,12 @@ from ui.explore_text import (
     report_markdown,
     setup_line,
 )
+from ui.practice import Current
+from ui.practice_address import to_query as to_practice_query
+from ui.practice_link import PRACTICE_PAGE
 from ui.query_params import Address
 from ui.roofline_svg import Role, roofline_svg, svg_data_uri
+from ui.scenario_practice import filter_keeps
 
 #: Which widget holds which Setup field.
 _WIDGETS: Mapping[str, str] = {
@@ -240,6 +247,32 @@ def show_comparison(figures: Figures, models: Mapping[str, ModelConfig]) -> None
     for warning in other.warnings:
         st.warning(f"The second setup: {warning}.")
     st.markdown(markdown_table(("figure", "this setup", "second setup", "second / this"), rows))
+
+
+def offer_drill(figures: Figures) -> None:
+    """"Drill this setup": open Practice on a bank scenario drawn on exactly this setup, or say why none
+    takes it. The drill is a scheduled draw like any other: its attempts are stored, its card reviewed."""
+    clicked = st.button(
+        "Drill this setup",
+        key=keys.EXPLORE_DRILL,
+        type="primary",
+        icon=":material/school:",
+        help="Practise deriving these figures: a scenario of the bank drawn on exactly this setup.",
+    )
+    if not clicked:
+        return
+    bank = cached.bank_or_stop()
+    drill = drill_for(figures.setup, bank, seed=new_seed(), warnings=figures.warnings)
+    if isinstance(drill, str):
+        st.warning(drill, icon=":material/block:")
+        return
+    current = Current(drill.template_id, new_seed(), scheduled=True, started_at=now(), pins=drill.pins)
+    # Practice opens the draw its address names, as it does for a shared link; whatever it showed goes.
+    for key in (keys.PRACTICE_CURRENT, keys.PRACTICE_VERDICT, keys.PRACTICE_NOTICE, keys.PRACTICE_REVEALED):
+        st.session_state.pop(key, None)
+    if not filter_keeps(bank, st.session_state.get(keys.PRACTICE_FILTER_ITEM), drill.template_id):
+        st.session_state[keys.PRACTICE_FILTER_ITEM] = None
+    st.switch_page(PRACTICE_PAGE, query_params=to_practice_query(current))
 
 
 def offer_export(figures: Figures) -> None:
