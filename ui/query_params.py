@@ -57,7 +57,7 @@ def _flag(text: str) -> bool | None:
 
 _PIN = re.compile(r"([a-z_][a-z0-9_]{0,39}):([A-Za-z0-9_.+-]{1,60})")
 _WHOLE = re.compile(r"-?[0-9]{1,15}")
-_NUMBER = re.compile(r"-?[0-9]{1,15}(\.[0-9]{1,15})?(e[+-]?[0-9]{1,2})?")
+_NUMBER = re.compile(r"-?[0-9]{1,15}(\.[0-9]{1,24})?(e[+-]?[0-9]{1,2})?")
 _MAX_PINS = 16
 
 
