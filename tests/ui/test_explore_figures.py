@@ -107,6 +107,30 @@ def test_warnings_name_each_rule_the_setup_breaks() -> None:
     assert any("bf16" in w for w in bf16_on_t4)
 
 
+@pytest.mark.parametrize(
+    ("gpu", "formats", "warned"),
+    [
+        ("a100_80gb_sxm", {"weights": "fp8"}, ["fp8 on NVIDIA A100 80GB SXM4, which has no FP8 tensor"]),
+        ("a100_80gb_sxm", {"kv": "fp8", "activations": "int8"}, ["which has no FP8 tensor cores"]),
+        ("v100_sxm2", {"weights": "int8", "kv": "fp8"}, [
+            "bf16 on NVIDIA V100 SXM2 16GB, which has none",
+            "int8 on NVIDIA V100 SXM2 16GB, which has no INT8",
+            "fp8 on NVIDIA V100 SXM2 16GB, which has no FP8"]),
+        ("h100_sxm", {"weights": "fp8", "activations": "fp8", "kv": "fp8"}, []),
+        ("a10", {"weights": "int8", "activations": "int8"}, []),
+    ],
+)  # fmt: skip
+def test_a_format_the_part_lacks_is_warned_about(
+    gpu: str, formats: dict[str, str], warned: list[str]
+) -> None:
+    setup = Setup(model="llama2_7b", gpu=gpu, prompt=100, output=10, **formats)
+    warnings = setup_warnings(setup, model=MODELS["llama2_7b"], gpu=HARDWARE[gpu])
+    formats_warned = [w for w in warnings if "which has" in w]
+    assert len(formats_warned) == len(warned)
+    for phrase in warned:
+        assert any(phrase in w for w in formats_warned), (phrase, warnings)
+
+
 def test_batch_sweep_turns_at_the_critical_batch() -> None:
     setup = Setup(prompt=100, output=10)
     rows, critical = batch_sweep(setup, model=MODELS[setup.model], gpu=HARDWARE[setup.gpu])
