@@ -30,10 +30,11 @@ from ui.explore_figures import (
 )
 from ui.explore_sweeps import batch_chart, batch_sweep, context_chart, context_sweep, kv_chart
 from ui.explore_text import (
-    OP_HEADERS,
+    OP_HALVES,
     SECTIONS,
     figure_text,
     model_note,
+    op_half,
     op_rows,
     report_markdown,
     setup_line,
@@ -195,7 +196,11 @@ def show_roofline(figures: Figures) -> None:
 
 def show_layer_table(figures: Figures) -> None:
     st.subheader("One layer in a decode step, per chip")
-    st.markdown(markdown_table(OP_HEADERS, op_rows(figures)))
+    rows = op_rows(figures)
+    # Two tables in columns, which Streamlit stacks on a narrow screen: every figure stays, and none
+    # scrolls sideways on a phone.
+    for column, half in zip(st.columns(len(OP_HALVES)), OP_HALVES, strict=True):
+        column.markdown(markdown_table(*op_half(rows, half)))
     with st.expander("How each operation is counted"):
         for row in figures.ops:
             st.markdown(f"**{row.name}**\n\n" + derivation_lines(row.steps))

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from question_bank import load_hardware, load_models
 from ui.explore_figures import Setup, compute_figures
-from ui.explore_text import figure_text
+from ui.explore_text import figure_text, op_rows
 
 if TYPE_CHECKING:  # a conftest is not importable by name once several folders have one
     from conftest import AppServer
@@ -83,4 +83,26 @@ def test_drill_this_setup_reaches_a_scenario_on_the_changed_setup(
     assert "pins=" in page.url
     page.reload()  # the address carries the pinned numbers
     page.get_by_test_id("stMain").get_by_text("2,500-token prompt").wait_for()
+    page.close()
+
+
+def test_the_layer_table_fits_a_phone_and_keeps_every_figure(app_server: AppServer, browser: object) -> None:
+    """At 390 px the per-operation table does not scroll sideways, and every figure is still on the page."""
+    setup = Setup()
+    figures = compute_figures(setup, models=load_models(), hardware=load_hardware())
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    page.set_default_timeout(60_000)
+    page.goto(app_server.url + LINK)
+    page.get_by_role("heading", name="One layer in a decode step, per chip").wait_for()
+    main = page.get_by_test_id("stMain")
+    main.locator("table").first.wait_for()
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=stMain] table')]"
+        ".map(t => [t.scrollWidth, t.parentElement.clientWidth])"
+    )
+    assert widths and all(scroll <= room for scroll, room in widths), widths
+    text = main.inner_text()
+    for row in op_rows(figures):
+        for cell in row:
+            assert cell in text, cell
     page.close()

@@ -151,3 +151,18 @@ def test_context_sweep_crosses_where_the_estimator_says() -> None:
     assert below and above
     assert all(r["kv_gb"] < r["weights_gb"] for r in below)
     assert all(r["kv_gb"] > r["weights_gb"] for r in above)
+
+
+def test_the_layer_tables_two_halves_hold_every_figure_of_each_operation() -> None:
+    from ui.explore_text import OP_HALVES, OP_HEADERS, op_half, op_rows
+
+    figures = compute_figures(SETUPS[1], models=MODELS, hardware=HARDWARE)
+    rows = op_rows(figures)
+    halves = [op_half(rows, half) for half in OP_HALVES]
+    assert {h for headers, _ in halves for h in headers} == set(OP_HEADERS)
+    for index, row in enumerate(rows):
+        cells = {
+            header: half_rows[index][i] for headers, half_rows in halves for i, header in enumerate(headers)
+        }
+        assert cells == dict(zip(OP_HEADERS, row, strict=True))  # the operation named in both halves
+    assert max(len(half) for half in OP_HALVES) <= 4  # at most four columns: a half fits a phone
