@@ -127,7 +127,7 @@ def test_a_drill_link_brings_back_the_same_numbers() -> None:
     again = scenario_for(BANK, CHAT, 77, tuple(read_address("practice", to_query(restored)).get(PINS)))
     assert drawn.params == again.params
     assert {k: drawn.params[k] for k in dict(restored.pins)} == dict(restored.pins)
-    assert "**3,000-token prompt**" in drawn.setup and "**0.45 MFU**" in drawn.setup
+    assert "**3,000-token prompt**" in drawn.setup and "**45% MFU**" in drawn.setup
 
 
 @pytest.mark.parametrize(
