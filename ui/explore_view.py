@@ -267,11 +267,12 @@ def offer_drill(figures: Figures) -> None:
     if not clicked:
         return
     bank = cached.bank_or_stop()
-    drill = drill_for(figures.setup, bank, seed=new_seed(), warnings=figures.warnings)
+    seed = new_seed()  # the draw drill_for has checked is the one Practice shows
+    drill = drill_for(figures.setup, bank, seed=seed, warnings=figures.warnings)
     if isinstance(drill, str):
         st.warning(drill, icon=":material/block:")
         return
-    current = Current(drill.template_id, new_seed(), scheduled=True, started_at=now(), pins=drill.pins)
+    current = Current(drill.template_id, seed, scheduled=True, started_at=now(), pins=drill.pins)
     # Practice opens the draw its address names, as it does for a shared link; whatever it showed goes.
     for key in (keys.PRACTICE_CURRENT, keys.PRACTICE_VERDICT, keys.PRACTICE_NOTICE, keys.PRACTICE_REVEALED):
         st.session_state.pop(key, None)
