@@ -63,8 +63,9 @@ def result_text(step: Step, *, answer_unit: str, last: bool) -> str:
         return step.shown
     asked = last and _same_kind(step.unit, answer_unit)
     unit = answer_unit if asked else step.unit
-    if abs(step.value) >= _LARGE_COUNT and _is_count(unit):
-        return f"{num(step.value)} {unit}".strip()
+    count = large_count_text(step.value, unit)
+    if count is not None:
+        return count
     if asked:
         text = format_quantity(step.value, answer_unit)
         said = readable(step.value, step.unit, binary=is_binary(answer_unit))
@@ -72,6 +73,14 @@ def result_text(step: Step, *, answer_unit: str, last: bool) -> str:
         shown = abs(to_display(step.value, answer_unit))
         return text if step.value == 0 or 1 <= shown < 1000 or said == text else f"{text} ({said})"
     return readable(step.value, step.unit, binary=is_binary(answer_unit))
+
+
+def large_count_text(value: float, unit: str) -> str | None:
+    """A count of a million or more with a prefix (``272.6 M``, ``4.76 M tokens``); None for anything
+    else. Four significant figures of such a count are not all its digits, so it never reads as exact."""
+    if abs(value) >= _LARGE_COUNT and _is_count(unit):
+        return f"{num(value)} {unit}".strip()
+    return None
 
 
 def _is_count(unit: str) -> bool:

@@ -15,7 +15,7 @@ from typing import TypedDict
 
 from grader.bare_numbers import asks_in_base_unit, read_as_message, said_unit
 from grader.choosing import option_named
-from grader.derivation_text import is_binary
+from grader.derivation_text import is_binary, large_count_text
 from grader.diagnosis import band, diagnose, unit_left_off, within
 from grader.errors import GradingError, WrongDimensionError
 from grader.estimator.derivation import Step
@@ -91,7 +91,11 @@ _LONG_FIGURE = 10_000
 
 def exact_text(exact: float, answer_si: float, unit: str) -> str:
     """The exact answer in the question's unit and, when that takes five digits or more, in the unit
-    a person would say: ``33,640 MB (33.64 GB)``."""
+    a person would say: ``33,640 MB (33.64 GB)``; a count of a million or more with a prefix
+    (``272.6 M``), as the derivation writes it."""
+    count = large_count_text(exact, unit)
+    if count is not None:
+        return count
     shown = format_display(exact, unit)
     if abs(exact) < _LONG_FIGURE:
         return shown
@@ -102,6 +106,12 @@ def exact_text(exact: float, answer_si: float, unit: str) -> str:
         return shown  # question's own unit is enough
     # The same number again (a count in tokens, seconds at the top of their ladder) says nothing new.
     return shown if said.rsplit(" ", 1)[0] == shown.rsplit(" ", 1)[0] else f"{shown} ({said})"
+
+
+def exact_answer(answer_si: float, unit: str) -> str:
+    """A numeric question's exact answer (``answer_si`` in SI units) as its feedback writes it: rounded
+    in the question's ``unit`` and worded by ``exact_text``."""
+    return exact_text(round_sig(to_display(answer_si, unit)), answer_si, unit)
 
 
 def _grade_quantity(

@@ -228,18 +228,20 @@ def _running(session: MockSession) -> None:
             key=_answer_key(session, position),
             previous=previous,
             on_change=partial(_save, session, position),
+            save_key=keys.MOCK_SAVE,
         )
     _show_notice()
     # One row that wraps, not four columns: columns stack on a phone and put Finish right under Next.
     row = st.container(horizontal=True)
     row.button("Previous", key=keys.MOCK_PREV, disabled=position == 0, on_click=_move, args=(session, -1))
-    row.button(
-        "Save answer",
-        key=keys.MOCK_SAVE,
-        disabled=isinstance(problem, ProblemUnavailableError),
-        on_click=_save,
-        args=(session, position),
-    )
+    if getattr(problem, "kind", None) is not Kind.CHOICE:  # a choice's options carry their own (Enter)
+        row.button(
+            "Save answer",
+            key=keys.MOCK_SAVE,
+            disabled=isinstance(problem, ProblemUnavailableError),
+            on_click=_save,
+            args=(session, position),
+        )
     row.button(
         "Next", key=keys.MOCK_NEXT, disabled=position == len(problems) - 1, on_click=_move, args=(session, 1)
     )

@@ -198,7 +198,7 @@ def _answered(restored: Current) -> bool:
             st.session_state.get(keys.PRACTICE_SCENARIO_RUN),
             template_id=restored.template_id,
             seed=restored.seed,
-            steps=lambda: len(scenario_for(bank, restored.template_id, restored.seed).steps),
+            steps=lambda: len(scenario_for(bank, restored.template_id, restored.seed, restored.pins).steps),
         )
     try:
         return store.practised(restored.template_id, restored.seed)
@@ -326,7 +326,7 @@ def practice_area(item_filter: str | None) -> None:
             _set_address(to_query(current))  # a refresh comes back to the same draw (at step 1)
             show_scenario(
                 store,
-                scenario_for(bank, current.template_id, current.seed),
+                scenario_for(bank, current.template_id, current.seed, current.pins),
                 scheduled=current.scheduled,
                 caption="Scenario" + ("" if current.scheduled else " · extra practice, not scheduled"),
                 on_next=_next,

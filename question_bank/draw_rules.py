@@ -10,7 +10,9 @@ one passed as ``n_chips`` is the tensor-parallel degree. On that reading, every 
 - splits heads evenly: the degree divides the query heads, and divides the KV heads or is a multiple
   of them (the KV heads are then replicated, as the bank teaches);
 - puts tensor parallelism on an NVLink-class link, unless the prompt says PCIe;
-- asks for bf16 only on a part that has it (V100 and T4 have fp16 only);
+- asks for bf16 only on a part that has it (V100 and T4 have fp16 only), fp8 only on a part with
+  FP8 tensor cores (not A100, A10, V100, T4 or TPU v5e) and int8 only on a part with INT8 tensor math
+  (not V100): a question that names a format on a part is read as that part running in it;
 - keeps a part whose dense peak is unverified (``peak_verified: false``) out of any question that
   uses the peak;
 - fits the model: its weights plus one sequence's bf16 KV cache at the drawn context within the
@@ -131,6 +133,10 @@ def _bound_paths(bindings: Mapping[str, Any]) -> Iterator[str]:
                 yield item
 
 
+#: Number formats a part may lack: (dtype name, the Accelerator property that says it exists, what).
+_FORMATS = (("fp8", "has_fp8", "FP8 tensor cores"), ("int8", "has_int8", "INT8 tensor math"))
+
+
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
@@ -165,9 +171,13 @@ def draw_issue(rules: DrawRules, values: Mapping[str, Any]) -> str | None:
             and not rules.says_pcie
         ):
             return f"tensor parallelism over {gpu.name}'s {link or 'missing link'}"
-        bf16 = rules.says_bf16 or any(getattr(values[d], "name", "") == "bf16" for d in rules.dtypes)
+        named = {getattr(values[d], "name", "") for d in rules.dtypes}
+        bf16 = rules.says_bf16 or "bf16" in named
         if bf16 and getattr(gpu, "bf16", True) is False:
             return f"bf16 on {gpu.name}, which has none"
+        for dtype, exists, what in _FORMATS:
+            if dtype in named and getattr(gpu, exists, True) is False:
+                return f"{dtype} on {gpu.name}, which has no {what}"
         if name in rules.uses_peak and getattr(gpu, "peak_verified", True) is False:
             return f"{gpu.name}'s unverified peak in a question that uses it"
         for model_name in rules.serves:

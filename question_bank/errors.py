@@ -3,7 +3,8 @@
 ``BankError`` (a ``ValueError``) is raised when a bank cannot be loaded; it carries every
 :class:`BankIssue` found, not just the first, so an author fixes a file in one pass.
 ``GenerationError`` (also a ``ValueError``) is raised when a loaded template cannot produce a
-problem for a seed (for example when no draw satisfies its ``require`` list).
+problem for a seed (for example when no draw satisfies its ``require`` list); ``PinError``, one
+kind of it, when it cannot be drawn with the values pinned (see :mod:`question_bank.pins`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,14 @@ class BankError(ValueError):
 
 class GenerationError(ValueError):
     """A loaded template could not produce a problem for the given seed."""
+
+
+class PinError(GenerationError):
+    """A template could not be drawn with the values pinned (``reason``: why, as a phrase)."""
+
+    def __init__(self, template_id: str, reason: str) -> None:
+        self.reason = reason
+        super().__init__(f"template {template_id!r} cannot be drawn with these values: {reason}")
 
 
 def display_path(path: Path) -> str:

@@ -25,7 +25,7 @@ from question_bank.bindings import bind, derivation_params, resolve
 from question_bank.catalog import Dtype, PresetCatalog, select_presets, shipped_catalog
 from question_bank.convention_readings import convention_accepted
 from question_bank.draw_rules import draw_issue, rules_of
-from question_bank.errors import GenerationError
+from question_bank.errors import GenerationError, PinError
 from question_bank.margins import margin_requirements
 from question_bank.params import (
     CallParam,
@@ -36,7 +36,9 @@ from question_bank.params import (
     IntParam,
     IntRange,
     PresetParam,
+    Requirement,
 )
+from question_bank.pins import Pins, pin_issue, pinned_value
 from question_bank.rendering import Placeholder, format_value, render
 from question_bank.slip_rule import slip_inside
 from question_bank.templates import ChoiceTemplate, NumericTemplate, RecallTemplate, Template
@@ -46,25 +48,40 @@ MAX_DRAWS = 200
 
 
 def generate(
-    template: Template, seed: int, *, catalog: PresetCatalog | None = None, slips_apart: bool = True
+    template: Template,
+    seed: int,
+    *,
+    catalog: PresetCatalog | None = None,
+    slips_apart: bool = True,
+    pins: Pins | None = None,
 ) -> Problem:
     """The problem ``template`` makes for ``seed``; ``catalog`` defaults to the shipped presets.
 
     ``slips_apart``: a draw in which a declared slip lands inside the answer's band is drawn again
     (see :func:`question_bank.slip_rule.slip_inside`). A scenario's step views share one draw, so they
     leave it to the scenario's own checks.
+
+    ``pins``: params set to given values (see :mod:`question_bank.pins`), the others drawn as the seed
+    draws them; :class:`GenerationError` when a pin is not one the template can take.
     """
-    return generate_drawn(template, seed, catalog=catalog, slips_apart=slips_apart)[0]
+    return generate_drawn(template, seed, catalog=catalog, slips_apart=slips_apart, pins=pins)[0]
 
 
 def generate_drawn(
-    template: Template, seed: int, *, catalog: PresetCatalog | None = None, slips_apart: bool = True
+    template: Template,
+    seed: int,
+    *,
+    catalog: PresetCatalog | None = None,
+    slips_apart: bool = True,
+    pins: Pins | None = None,
 ) -> tuple[Problem, dict[str, Any]]:
     """:func:`generate`, with the values drawn (presets as objects, derived params worked out) by name."""
     catalog = catalog or shipped_catalog()
     rng = random.Random(f"{template.id}/{seed}")
     with recording() as steps:
-        values, shown = _draw_until_valid(template, rng, catalog, steps, slips_apart=slips_apart)
+        values, shown = _draw_until_valid(
+            template, rng, catalog, steps, slips_apart=slips_apart, pins=pins or {}
+        )
         answer = _call(template.answer, values) if isinstance(template, NumericTemplate) else None
     scenario_text = ""
     fields: dict[str, Any] = {}
@@ -140,20 +157,34 @@ def generate_drawn(
 
 
 def draw_values(
-    template: Template, seed: int, *, catalog: PresetCatalog | None = None, slips_apart: bool = True
+    template: Template,
+    seed: int,
+    *,
+    catalog: PresetCatalog | None = None,
+    slips_apart: bool = True,
+    pins: Pins | None = None,
 ) -> dict[str, Any]:
     """The values ``generate`` draws for (template, seed), by param name; nothing is recorded."""
     rng = random.Random(f"{template.id}/{seed}")
     with recording():
         values, _ = _draw_until_valid(
-            template, rng, catalog or shipped_catalog(), [], slips_apart=slips_apart
+            template, rng, catalog or shipped_catalog(), [], slips_apart=slips_apart, pins=pins or {}
         )
     return values
 
 
 def _draw_until_valid(
-    template: Template, rng: random.Random, catalog: PresetCatalog, steps: list[Any], *, slips_apart: bool
+    template: Template,
+    rng: random.Random,
+    catalog: PresetCatalog,
+    steps: list[Any],
+    *,
+    slips_apart: bool,
+    pins: Pins,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
+    refused = pin_issue(template, pins, catalog) if pins else None
+    if refused:
+        raise PinError(template.id, refused)
     shown_steps = derivation_params(template)
     requirements = [*template.require, *margin_requirements(template)]
     rules = rules_of(template)
@@ -168,16 +199,34 @@ def _draw_until_valid(
                     values[name], shown[name] = _draw(spec, values, rng, catalog)
             else:
                 values[name], shown[name] = _draw(spec, values, rng, catalog)
-        if all(r.met(resolve(r.lhs, values), resolve(r.rhs, values)) for r in requirements):
+            if name in pins:  # drawn all the same, so that the params after it keep the seed's draws
+                values[name], shown[name] = pinned_value(spec, pins[name], catalog)
+        unmet = next(
+            (r for r in requirements if not r.met(resolve(r.lhs, values), resolve(r.rhs, values))), None
+        )
+        if unmet is not None and pins:
+            broken = _unmet_phrase(unmet, values)
+        if unmet is None:
             broken = draw_issue(rules, values)
             if broken is None and slips_apart:
                 broken = slip_inside(template, values)
             if broken is None:
                 return values, shown
     why = f" (the last one drawn: {broken})" if broken else ""
+    if pins:
+        raise PinError(template.id, broken or "no draw meets what its questions require")
     raise GenerationError(
         f"template {template.id!r}: no draw in {MAX_DRAWS} met its require list and the draw rules{why}"
     )
+
+
+def _unmet_phrase(requirement: Requirement, values: Mapping[str, Any]) -> str:
+    """A ``require`` entry a draw breaks, with the values it was held to."""
+    lhs, rhs = resolve(requirement.lhs, values), resolve(requirement.rhs, values)
+    said = f"`{requirement.lhs}` ({lhs:,.4g}) and `{requirement.rhs}` ({rhs:,.4g})"
+    if requirement.apart is None:
+        return f"it needs {said} in that order, the first below the second"
+    return f"it needs {said} at least {requirement.apart:g} times apart"
 
 
 def _draw(

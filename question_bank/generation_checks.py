@@ -35,6 +35,7 @@ from question_bank.convention_checks import reading_issue
 from question_bank.errors import BankError, BankIssue, GenerationError
 from question_bank.generation import generate, generate_drawn
 from question_bank.issue_lines import field_line
+from question_bank.pins import Pins
 from question_bank.rubric_check import explanation_issue
 from question_bank.scenarios import ScenarioProblem, generate_scenario, scenario_values, step_view
 from question_bank.slip_checks import SlipShares
@@ -73,18 +74,21 @@ def problem_issue(problem: Problem) -> tuple[str, str] | None:
     return None
 
 
-def generate_checked(template: Template, seed: int) -> Problem:
-    """The problem ``template`` makes for ``seed``; :class:`GenerationError` when it fails or is unusable."""
+def generate_checked(template: Template, seed: int, *, pins: Pins | None = None) -> Problem:
+    """The problem ``template`` makes for ``seed`` (with ``pins``, see :mod:`question_bank.pins`);
+    :class:`GenerationError` when it fails or is unusable."""
     label = f"template {template.id!r}, seed {seed}"
-    problem = _guarded(label, lambda: generate(template, seed))
+    problem = _guarded(label, lambda: generate(template, seed, pins=pins))
     _refuse_unusable(label, problem)
     return problem
 
 
-def generate_scenario_checked(scenario: ScenarioTemplate, seed: int) -> ScenarioProblem:
+def generate_scenario_checked(
+    scenario: ScenarioTemplate, seed: int, *, pins: Pins | None = None
+) -> ScenarioProblem:
     """:func:`generate_checked` for a scenario: every step generated and usable, or ``GenerationError``."""
     label = f"scenario {scenario.id!r}, seed {seed}"
-    problem = _guarded(label, lambda: generate_scenario(scenario, seed))
+    problem = _guarded(label, lambda: generate_scenario(scenario, seed, pins=pins))
     for step in problem.steps:
         _refuse_unusable(f"{label}, step {step.step}", step)
     return problem

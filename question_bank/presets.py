@@ -103,8 +103,22 @@ class Accelerator(_Preset):
     interconnect: str | None = Field(default=None, min_length=1)
     #: Whether the part computes in bf16 (V100 and T4 have fp16 tensor cores only).
     bf16: bool = True
+    #: Whether the part has FP8 tensor cores (Hopper, Ada, CDNA 3); None: as a dense FP8 peak says.
+    fp8: bool | None = None
+    #: Whether the part has INT8 tensor math (Turing on; not V100); None: as a listed INT8 peak says.
+    int8: bool | None = None
     #: Whether the dense peak comes from the vendor's datasheet; an unverified one stays out of compute.
     peak_verified: bool = True
+
+    @property
+    def has_fp8(self) -> bool:
+        """Whether FP8 exists on the part: stated, or a dense FP8 peak is listed."""
+        return self.fp8 if self.fp8 is not None else self.peak_flops_fp8 is not None
+
+    @property
+    def has_int8(self) -> bool:
+        """Whether INT8 tensor math exists on the part: stated, or a dense INT8 peak is listed."""
+        return self.int8 if self.int8 is not None else self.peak_int8_ops is not None
 
     @model_validator(mode="after")
     def _peaks_ordered(self) -> Accelerator:

@@ -23,6 +23,7 @@ from question_bank.catalog import PresetCatalog
 from question_bank.generation import draw_values, generate
 from question_bank.margins import scenario_margin_requirements
 from question_bank.params import CallParam
+from question_bank.pins import Pins
 from question_bank.rendering import Placeholder, format_value, render
 from question_bank.templates import (
     ChoiceStep,
@@ -232,28 +233,35 @@ def _setup_text(scenario: ScenarioTemplate, values: dict[str, Any]) -> str:
 
 
 def scenario_values(
-    scenario: ScenarioTemplate, seed: int, *, catalog: PresetCatalog | None = None
+    scenario: ScenarioTemplate, seed: int, *, catalog: PresetCatalog | None = None, pins: Pins | None = None
 ) -> dict[str, Any]:
-    """The values every step of (scenario, seed) draws: its params and every step's results, by name."""
+    """The values every step of (scenario, seed) draws: its params and every step's results, by name;
+    ``pins`` as :func:`generate_scenario` takes them."""
     # Every view draws the same values; the scenario's params with every step's results hold them all.
     everything = step_view(scenario, 0).model_copy(
         update={"params": {**scenario.params, **step_results(scenario, len(scenario.steps))}}
     )
-    return draw_values(everything, seed, catalog=catalog, slips_apart=False)
+    return draw_values(everything, seed, catalog=catalog, slips_apart=False, pins=pins)
 
 
 def generate_scenario(
-    scenario: ScenarioTemplate, seed: int, *, catalog: PresetCatalog | None = None
+    scenario: ScenarioTemplate, seed: int, *, catalog: PresetCatalog | None = None, pins: Pins | None = None
 ) -> ScenarioProblem:
-    """The scenario ``scenario`` makes for ``seed``: the setup and every step, each a StepProblem."""
+    """The scenario ``scenario`` makes for ``seed``: the setup and every step, each a StepProblem.
+
+    ``pins`` set some of the scenario's params (see :mod:`question_bank.pins`); every step then draws
+    with them, and the params not pinned keep the seed's draws.
+    """
     numbers = {step.id: number for number, step in enumerate(scenario.steps, start=1)}
     shown: dict[str, Any] = {}
     steps: list[StepProblem] = []
     full: list[tuple[Step, ...]] = []  # each step's derivation before earlier steps are folded in
-    values = scenario_values(scenario, seed, catalog=catalog)
+    values = scenario_values(scenario, seed, catalog=catalog, pins=pins)
     setup = _setup_text(scenario, values)
     for index in range(len(scenario.steps)):
-        problem: Problem = generate(step_view(scenario, index), seed, catalog=catalog, slips_apart=False)
+        problem: Problem = generate(
+            step_view(scenario, index), seed, catalog=catalog, slips_apart=False, pins=pins
+        )
         if not shown:
             shown = {name: problem.params[name] for name in scenario.params}
         fields = {f.name: getattr(problem, f.name) for f in dataclass_fields(problem)}

@@ -299,7 +299,8 @@ def setup_warnings(setup: Setup, *, model: ModelConfig, gpu: Accelerator) -> tup
         _rules(models=("model",), contexts=context),  # the maximum context and the window
         _rules(models=("model",), chips=("chips",)),  # heads split evenly over the chips
         _rules(hardware=("gpu",), chips=("chips",)),  # the link tensor parallelism runs over
-        _rules(hardware=("gpu",), dtypes=("weights", "activations", "kv")),  # bf16 on the part
+        # each format on the part (bf16, fp8, int8), one family a format so that each is named
+        *(_rules(hardware=("gpu",), dtypes=(part,)) for part in ("weights", "activations", "kv")),
         _rules(hardware=("gpu",), uses_peak=("gpu",)),  # a peak no datasheet gives
         _rules(
             hardware=("gpu",), models=(), contexts=context, chips=("chips",),

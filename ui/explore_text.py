@@ -73,6 +73,14 @@ def op_rows(figures: Figures) -> list[list[str]]:
 
 
 OP_HEADERS = ("operation", "FLOPs", "bytes", "FLOP/B", "bound", "time")
+#: The table split in two, each half keeping the operation: side by side on a wide screen, one above
+#: the other on a phone, where six columns do not fit (indexes into OP_HEADERS and a row).
+OP_HALVES = ((0, 1, 2), (0, 3, 4, 5))
+
+
+def op_half(rows: list[list[str]], half: tuple[int, ...]) -> tuple[tuple[str, ...], list[list[str]]]:
+    """One half of the per-operation table: its headers and its rows."""
+    return tuple(OP_HEADERS[i] for i in half), [[row[i] for i in half] for row in rows]
 
 
 def report_text(figures: Figures) -> str:

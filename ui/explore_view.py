@@ -12,8 +12,11 @@ from grader.estimator import attainable_flops
 from grader.markdown import markdown_table
 from question_bank import load_hardware, load_models
 from question_bank.presets import ModelConfig, standard_attention_models
+from ui import cached
 from ui import state_keys as keys
+from ui.context import new_seed, now
 from ui.explore_address import setup_from_address, to_query
+from ui.explore_drill import drill_for
 from ui.explore_figures import (
     CUSTOM,
     DEFAULT_MODEL,
@@ -27,16 +30,21 @@ from ui.explore_figures import (
 )
 from ui.explore_sweeps import batch_chart, batch_sweep, context_chart, context_sweep, kv_chart
 from ui.explore_text import (
-    OP_HEADERS,
+    OP_HALVES,
     SECTIONS,
     figure_text,
     model_note,
+    op_half,
     op_rows,
     report_markdown,
     setup_line,
 )
+from ui.practice import Current
+from ui.practice_address import to_query as to_practice_query
+from ui.practice_link import PRACTICE_PAGE
 from ui.query_params import Address
 from ui.roofline_svg import Role, roofline_svg, svg_data_uri
+from ui.scenario_practice import filter_keeps
 
 #: Which widget holds which Setup field.
 _WIDGETS: Mapping[str, str] = {
@@ -189,7 +197,11 @@ def show_roofline(figures: Figures) -> None:
 
 def show_layer_table(figures: Figures) -> None:
     st.subheader("One layer in a decode step, per chip")
-    st.markdown(markdown_table(OP_HEADERS, op_rows(figures)))
+    rows = op_rows(figures)
+    # Two tables in columns, which Streamlit stacks on a narrow screen: every figure stays, and none
+    # scrolls sideways on a phone.
+    for column, half in zip(st.columns(len(OP_HALVES)), OP_HALVES, strict=True):
+        column.markdown(markdown_table(*op_half(rows, half)))
     with st.expander("How each operation is counted"):
         for row in figures.ops:
             st.markdown(f"**{row.name}**\n\n" + derivation_lines(row.steps))
@@ -241,6 +253,33 @@ def show_comparison(figures: Figures, models: Mapping[str, ModelConfig]) -> None
     for warning in other.warnings:
         st.warning(f"The second setup: {warning}.")
     st.markdown(markdown_table(("figure", "this setup", "second setup", "second / this"), rows))
+
+
+def offer_drill(figures: Figures) -> None:
+    """"Drill this setup": open Practice on a bank scenario drawn on exactly this setup, or say why none
+    takes it. The drill is a scheduled draw like any other: its attempts are stored, its card reviewed."""
+    clicked = st.button(
+        "Drill this setup",
+        key=keys.EXPLORE_DRILL,
+        type="primary",
+        icon=":material/school:",
+        help="Practise deriving these figures: a scenario of the bank drawn on exactly this setup.",
+    )
+    if not clicked:
+        return
+    bank = cached.bank_or_stop()
+    seed = new_seed()  # the draw drill_for has checked is the one Practice shows
+    drill = drill_for(figures.setup, bank, seed=seed, warnings=figures.warnings)
+    if isinstance(drill, str):
+        st.warning(drill, icon=":material/block:")
+        return
+    current = Current(drill.template_id, seed, scheduled=True, started_at=now(), pins=drill.pins)
+    # Practice opens the draw its address names, as it does for a shared link; whatever it showed goes.
+    for key in (keys.PRACTICE_CURRENT, keys.PRACTICE_VERDICT, keys.PRACTICE_NOTICE, keys.PRACTICE_REVEALED):
+        st.session_state.pop(key, None)
+    if not filter_keeps(bank, st.session_state.get(keys.PRACTICE_FILTER_ITEM), drill.template_id):
+        st.session_state[keys.PRACTICE_FILTER_ITEM] = None
+    st.switch_page(PRACTICE_PAGE, query_params=to_practice_query(current))
 
 
 def offer_export(figures: Figures) -> None:

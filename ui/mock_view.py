@@ -20,6 +20,7 @@ from ui.answer_help import show_answer_help
 from ui.context import now
 from ui.explanation_view import escape_markdown, show_confirmed_checks, show_mock_checks
 from ui.mock import ProblemUnavailableError
+from ui.practice_choice_view import show_choice
 from ui.render import revisit_line, show_derivation, show_slip
 from ui.scenario_view import show_step_context
 
@@ -61,22 +62,32 @@ def countdown(
 AUTOSAVE_PAUSE = "1s"
 
 
-def answer_widget(problem: Problem, *, key: str, previous: str, on_change: Callable[[], None]) -> None:
+def answer_widget(
+    problem: Problem, *, key: str, previous: str, on_change: Callable[[], None], save_key: str
+) -> None:
     """The answer box for the problem's kind: options by index, a text area for recall, else one line.
 
     ``on_change`` saves: a pause in typing or Enter in the line, leaving the text area, or picking an
     option. The line saves as the user types (``live``, after a pause of ``AUTOSAVE_PAUSE``) so that a
     number typed without Enter is kept at the deadline; one typed within that pause of it is not.
+    Options are picked as in Practice (number keys 1 to n), and their own **Save answer** (key
+    ``save_key``) takes Enter; the picked option's index is put under ``key`` for ``on_change``.
     """
     if problem.kind is Kind.CHOICE:
         index = int(previous) if previous.isdecimal() and int(previous) < len(problem.choices) else None
-        st.radio(
-            "Your answer",
-            list(range(len(problem.choices))),
-            index=index,
-            format_func=lambda i: problem.choices[i].text,
-            key=key,
-            on_change=on_change,
+
+        def pick(option: int) -> None:
+            st.session_state[key] = str(option)
+            on_change()
+
+        show_choice(
+            [choice.text for choice in problem.choices],
+            picked=index,
+            option_key=lambda i: f"{key}_option_{i}",
+            on_pick=pick,
+            check_key=save_key,
+            on_check=on_change,
+            check_label="Save answer",
         )
     elif problem.kind is Kind.RECALL:
         label = "Your explanation (checked against the key points at the debrief)"

@@ -20,6 +20,7 @@ from progress import Attempt, Mode, Status, Store
 from progress.scheduling import rating_for_answer, review
 from question_bank import Bank
 from question_bank.generation_checks import generate_checked
+from question_bank.pins import PinValue
 
 
 def queue_order(bank: Bank, *, skip: Collection[str] = ()) -> list[tuple[str, str]]:
@@ -71,12 +72,17 @@ def extra_template_id(
 
 @dataclass(frozen=True)
 class Current:
-    """The problem on screen and how it was chosen."""
+    """The problem on screen and how it was chosen.
+
+    ``pins``: params drawn with given values (a setup drilled from Explore), as (name, value) pairs in
+    the form a problem's params show them; empty for an ordinary draw.
+    """
 
     template_id: str
     seed: int
     scheduled: bool
     started_at: datetime
+    pins: tuple[tuple[str, PinValue], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +90,7 @@ class Current:
             "seed": self.seed,
             "scheduled": self.scheduled,
             "started_at": self.started_at.isoformat(),
+            "pins": dict(self.pins),
         }
 
     @staticmethod
@@ -93,6 +100,7 @@ class Current:
             seed=int(data["seed"]),
             scheduled=bool(data["scheduled"]),
             started_at=datetime.fromisoformat(data["started_at"]),
+            pins=tuple(dict(data.get("pins") or {}).items()),
         )
 
 
@@ -102,7 +110,7 @@ def problem_for(bank: Bank, current: Current) -> Problem:
     ``KeyError`` when the template left the bank; ``GenerationError`` when this draw fails or its
     answer is unusable (not finite, say), so the page can skip it with a note.
     """
-    return generate_checked(bank.get(current.template_id), current.seed)
+    return generate_checked(bank.get(current.template_id), current.seed, pins=dict(current.pins) or None)
 
 
 def practice_attempt(

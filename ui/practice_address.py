@@ -8,16 +8,19 @@ from datetime import datetime
 
 from question_bank import Bank, generate
 from ui.practice import Current
-from ui.query_params import CARD, EXTRA, SEED, Address
+from ui.query_params import CARD, EXTRA, PINS, SEED, Address, pins_query
 
-PARAMS = (CARD, SEED, EXTRA)
+PARAMS = (CARD, SEED, EXTRA, PINS)
 
 
 def to_query(current: Current) -> dict[str, str]:
-    """The query-string parameters that bring ``current`` back after a refresh."""
+    """The query-string parameters that bring ``current`` back after a refresh (its pins included, so
+    a drilled setup keeps its numbers)."""
     params = {CARD: current.template_id, SEED: str(current.seed)}
     if not current.scheduled:
         params[EXTRA] = "1"
+    if current.pins:
+        params[PINS] = pins_query(current.pins)
     return params
 
 
@@ -30,7 +33,14 @@ def from_query(address: Address, bank: Bank, *, now: datetime) -> tuple[Current 
     if template_id not in {t.id for t in bank.templates} and not bank.is_scenario(template_id):
         gone = f"The address names the question `{template_id}`, which the question bank no longer has."
         return None, (*address.notices, gone)
-    current = Current(template_id, seed, scheduled=address.get(EXTRA) is not True, started_at=now)
+    pins = address.get(PINS)
+    current = Current(
+        template_id,
+        seed,
+        scheduled=address.get(EXTRA) is not True,
+        started_at=now,
+        pins=pins if isinstance(pins, tuple) else (),
+    )
     return current, address.notices
 
 

@@ -1,4 +1,5 @@
-"""A choice question answered from the keyboard: number keys 1 to n pick an option, Enter checks it.
+"""A choice question answered from the keyboard: number keys 1 to n pick an option, Enter checks it
+(in Practice) or saves it (in a mock).
 
 The options are buttons drawn as a radio list rather than a radio widget: a focused radio input
 swallows every key shortcut (the browser gives its keys to the input), so after a click on an option
@@ -24,11 +25,12 @@ def option_shortcut(index: int) -> str | None:
     return str(index + 1) if index < _MAX_KEYED else None
 
 
-def keys_caption(n_options: int) -> str:
-    """The line under the options that says how to answer from the keyboard."""
+def keys_caption(n_options: int, *, enter_does: str = "check") -> str:
+    """The line under the options that says how to answer from the keyboard; ``enter_does`` is what
+    Enter then does ("check", "save")."""
     last = min(n_options, _MAX_KEYED)
     keys = "1" if last == 1 else f"1–{last}"
-    return f"Press {keys} to pick an option, then Enter to check."
+    return f"Press {keys} to pick an option, then Enter to {enter_does}."
 
 
 def show_choice(
@@ -39,8 +41,10 @@ def show_choice(
     on_pick: Callable[[int], None],
     check_key: str,
     on_check: Callable[[], None],
+    check_label: str = "Check",
 ) -> None:
-    """The options, the picked one marked, then **Check** (Enter). ``option_key(i)`` is option i's key."""
+    """The options, the picked one marked, then **Check** (Enter). ``option_key(i)`` is option i's key;
+    ``check_label`` names the button Enter presses ("Save answer" in a mock)."""
     st.markdown("Your answer")
     for index, text in enumerate(options):
         st.button(
@@ -52,5 +56,5 @@ def show_choice(
             args=(index,),
             shortcut=option_shortcut(index),
         )
-    st.caption(keys_caption(len(options)))
-    st.button("Check", key=check_key, type="primary", on_click=on_check, shortcut="Enter")
+    st.caption(keys_caption(len(options), enter_does=check_label.split()[0].lower()))
+    st.button(check_label, key=check_key, type="primary", on_click=on_check, shortcut="Enter")

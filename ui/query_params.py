@@ -18,10 +18,12 @@ from question_bank.presets import standard_attention_models
 from ui import state_keys as keys
 from ui.explore_figures import DTYPES, LIMITS
 
-#: Practice: the template id on screen, its seed, and ``extra=1`` for practice off the schedule.
+#: Practice: the template id on screen, its seed, and ``extra=1`` for practice off the schedule;
+#: ``pins`` for a draw with some params set (``pins=model:llama3_8b,prompt:1000``, a drilled setup).
 CARD = "card"
 SEED = "seed"
 EXTRA = "extra"
+PINS = "pins"
 #: Mock interview: the mock shown, and its problem on screen (1-based).
 MOCK = keys.MOCK_QUERY_PARAM
 PROBLEM = keys.MOCK_PROBLEM_QUERY_PARAM
@@ -52,6 +54,39 @@ def _template_id(text: str) -> str | None:
 
 def _flag(text: str) -> bool | None:
     return {"1": True, "0": False}.get(text)
+
+
+_PIN = re.compile(r"([a-z_][a-z0-9_]{0,39}):([A-Za-z0-9_.+-]{1,60})")
+_WHOLE = re.compile(r"-?[0-9]{1,15}")
+_NUMBER = re.compile(r"-?[0-9]{1,15}(\.[0-9]{1,24})?(e[+-]?[0-9]{1,2})?")
+_MAX_PINS = 16
+
+
+def _pins(text: str) -> tuple[tuple[str, str | int | float], ...] | None:
+    """``name:value`` pairs joined by commas: each value a number or a preset id or dtype name."""
+    parts = text.split(",")
+    if len(parts) > _MAX_PINS:
+        return None
+    pins: dict[str, str | int | float] = {}
+    for part in parts:
+        match = _PIN.fullmatch(part)
+        if match is None or match.group(1) in pins:
+            return None
+        name, value = match.groups()
+        # A whole number stays whole (``1000``); one written with a point or an exponent is a float.
+        if _WHOLE.fullmatch(value):
+            pins[name] = int(value)
+        else:
+            pins[name] = float(value) if _NUMBER.fullmatch(value) else value
+    return tuple(pins.items())
+
+
+def pins_query(pins: tuple[tuple[str, str | int | float], ...]) -> str:
+    """The ``pins`` parameter's text for ``pins`` (what :func:`_pins` reads back)."""
+    # repr keeps a float's point (``1.0``), so it is read back as a float.
+    return ",".join(
+        f"{name}:{value!r}" if isinstance(value, float) else f"{name}:{value}" for name, value in pins
+    )
 
 
 def _row_id(text: str) -> int | None:
@@ -95,6 +130,7 @@ PAGES: dict[str, tuple[Param, ...]] = {
         Param(CARD, _template_id, "a question id such as `kv-bytes-per-token`"),
         Param(SEED, _seed, f"a whole number of up to {_MAX_SEED_DIGITS} digits"),
         Param(EXTRA, _flag, "`1` or `0`"),
+        Param(PINS, _pins, "`name:value` pairs joined by commas, such as `model:llama3_8b,prompt:1000`"),
     ),
     "mock_interview": (
         Param(MOCK, _row_id, "a mock's number"),

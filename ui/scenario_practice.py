@@ -30,11 +30,14 @@ from progress.mock.debrief import Outcome
 from progress.scheduling import review
 from question_bank import Bank
 from question_bank.generation_checks import generate_scenario_checked
+from question_bank.pins import PinValue
 from question_bank.schema import ScenarioTemplate
 from ui.practice import in_rotation, practice_attempt
 
 #: The practice filter's value for "scenarios only" (beside None and the checklist ids).
 SCENARIOS = "scenarios"
+#: A draw's pinned params as (name, value) pairs: hashable, so a cache key.
+Pinned = tuple[tuple[str, PinValue], ...]
 
 
 @dataclass
@@ -83,25 +86,25 @@ class ScenarioRun:
         return self.current_step(scenario) is None
 
 
-#: Recent draws by (id of the scenario template, seed), each kept with its template so an id is
+#: Recent draws by (id of the scenario template, seed, pins), each kept with its template so an id is
 #: never mistaken for another object's: a page reruns on every click and a mock shows every step.
-_DRAWS: OrderedDict[tuple[int, int], tuple[ScenarioTemplate, ScenarioProblem]] = OrderedDict()
+_DRAWS: OrderedDict[tuple[int, int, Pinned], tuple[ScenarioTemplate, ScenarioProblem]] = OrderedDict()
 _DRAWS_KEPT = 32
 
 
-def scenario_for(bank: Bank, template_id: str, seed: int) -> ScenarioProblem:
-    """The scenario ``template_id`` draws with ``seed``.
+def scenario_for(bank: Bank, template_id: str, seed: int, pins: Pinned = ()) -> ScenarioProblem:
+    """The scenario ``template_id`` draws with ``seed``, its params ``pins`` set (a drilled setup).
 
     ``KeyError`` when it left the bank; ``GenerationError`` when this draw fails or a step has no
-    usable answer, so the page can skip it with a note.
+    usable answer (``PinError`` when the pins cannot be taken), so the page can skip it with a note.
     """
     template = bank.scenario(template_id)
-    key = (id(template), seed)
+    key = (id(template), seed, pins)
     hit = _DRAWS.get(key)
     if hit is not None and hit[0] is template:
         _DRAWS.move_to_end(key)
         return hit[1]
-    scenario = generate_scenario_checked(template, seed)
+    scenario = generate_scenario_checked(template, seed, pins=dict(pins) or None)
     _DRAWS[key] = (template, scenario)
     while len(_DRAWS) > _DRAWS_KEPT:
         _DRAWS.popitem(last=False)

@@ -190,6 +190,8 @@ EXPLORE_B_KV = "explore_b_kv"
 EXPLORE_B_BATCH = "explore_b_batch"
 #: The Markdown export's download button.
 EXPLORE_EXPORT = "explore_export"
+#: Explore's "Drill this setup" button.
+EXPLORE_DRILL = "explore_drill"
 #: True once this session has read the address into the widgets (read once: the widgets then lead).
 EXPLORE_ADDRESS_READ = "explore_address_read"
 #: The address's notices about values it ignored, kept to show on later reruns.

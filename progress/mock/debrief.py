@@ -1,8 +1,9 @@
 """Scoring a finished mock: one outcome per problem, a summary per checklist item, the total.
 
-Pure and independent of the bank and the grader: the problems are passed in already generated
-and ``grade`` is passed in as a function (``grader.grade`` in the app), so ``progress`` keeps
-pointing at ``question_bank`` ids only. A problem is read through the fields of
+Pure and independent of the bank: the problems are passed in already generated and ``grade`` is
+passed in as a function (``grader.grade`` in the app), so ``progress`` keeps pointing at
+``question_bank`` ids only. An exact answer is worded by ``grader.grading.exact_answer``, as
+practice's feedback words it. A problem is read through the fields of
 ``grader.problem.Problem`` and a verdict through those of ``grader.Verdict``.
 """
 
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
+
+from grader.grading import exact_answer
 
 #: The self-ratings a recall problem can get at the debrief, from worst to best.
 RECALL_RATINGS: tuple[str, ...] = ("again", "hard", "good", "easy")
@@ -224,6 +227,9 @@ def exact_answer_text(problem: ProblemLike, verdict: VerdictLike | None) -> str:
         return next((c.text for c in problem.choices if c.correct), "")
     if kind == "recall":
         return "; ".join(problem.key_points)
+    if problem.answer is not None:
+        # Worded as practice's feedback words it: a rounded count never reads as an exact integer.
+        return exact_answer(problem.answer, problem.unit)
     exact = verdict.exact if verdict is not None else None
     if exact is None:
         return ""

@@ -10,8 +10,7 @@ from typing import Any
 
 from grader.derivation_text import derivation_markdown
 from grader.diagnosis import slip_label
-from grader.problem import Kind, Problem
-from grader.units import format_quantity
+from grader.problem import Problem
 from grader.wording import counted
 from progress.mock.config import MockConfig
 from progress.mock.debrief import Debrief, Outcome, Result, answer_heading, exact_answer_text, response_text
@@ -98,13 +97,9 @@ def item_verdict(*, asked: int, correct: int) -> str:
 
 
 def exact_text(outcome: Outcome) -> str:
-    """The exact answer as a person reads it: the number in its display unit, the option, the key points."""
-    problem: Problem = outcome.problem
-    if problem.kind is Kind.NUMERIC and problem.answer is not None:
-        return format_quantity(problem.answer, problem.unit)
-    if problem.kind is Kind.CHOICE:
-        return next((c.text for c in problem.choices if c.correct), "")
-    return "; ".join(problem.key_points)
+    """The exact answer as a person reads it: the number as practice's feedback writes it, the option,
+    the key points."""
+    return exact_answer_text(outcome.problem, outcome.verdict)
 
 
 def derivation_text(outcome: Outcome) -> str:

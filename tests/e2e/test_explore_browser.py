@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from question_bank import load_hardware, load_models
 from ui.explore_figures import Setup, compute_figures
-from ui.explore_text import figure_text
+from ui.explore_text import figure_text, op_rows
 
 if TYPE_CHECKING:  # a conftest is not importable by name once several folders have one
     from conftest import AppServer
@@ -57,3 +57,52 @@ def test_changed_inputs_go_into_the_address_and_the_link_reproduces_them(
     fresh.get_by_text(_tpot_text(changed), exact=True).first.wait_for()
     expect(fresh.get_by_label("Batch", exact=True)).to_have_value("16")  # the box settles after the run
     fresh.close()
+
+
+def test_drill_this_setup_reaches_a_scenario_on_the_changed_setup(
+    app_server: AppServer, browser: object
+) -> None:
+    """Two inputs changed on Explore, then "Drill this setup": Practice asks a scenario whose prompt holds
+    the setup's numbers, and a refresh keeps them."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    page.set_default_timeout(60_000)
+    page.goto(app_server.url + LINK)
+    page.get_by_role("heading", name="Explore").wait_for()
+    page.get_by_label("Model").click()  # Llama-2-13B, the default, is not one a drill draws
+    page.get_by_role("option", name="Llama-3-8B", exact=True).click()
+    page.wait_for_url(re.compile(r"model=llama3_8b"))
+    _set_number(page, "Prompt tokens", 2500)
+    page.wait_for_url(re.compile(r"prompt=2500"))
+    page.get_by_role("button", name="Drill this setup").click()
+    page.wait_for_url(re.compile(r"/\?card=scenario-chat-latency-budget&seed=\d+&pins="))  # Practice is "/"
+    setup = page.get_by_test_id("stMain").get_by_text("A chat product serves")
+    setup.wait_for()
+    text = setup.inner_text()
+    for shown in ("Llama-3-8B", "NVIDIA A100 80GB SXM4", "2,500-token prompt", "200-token answer"):
+        assert shown in text, (shown, text)
+    assert "pins=" in page.url
+    page.reload()  # the address carries the pinned numbers
+    page.get_by_test_id("stMain").get_by_text("2,500-token prompt").wait_for()
+    page.close()
+
+
+def test_the_layer_table_fits_a_phone_and_keeps_every_figure(app_server: AppServer, browser: object) -> None:
+    """At 390 px the per-operation table does not scroll sideways, and every figure is still on the page."""
+    setup = Setup()
+    figures = compute_figures(setup, models=load_models(), hardware=load_hardware())
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    page.set_default_timeout(60_000)
+    page.goto(app_server.url + LINK)
+    page.get_by_role("heading", name="One layer in a decode step, per chip").wait_for()
+    main = page.get_by_test_id("stMain")
+    main.locator("table").first.wait_for()
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=stMain] table')]"
+        ".map(t => [t.scrollWidth, t.parentElement.clientWidth])"
+    )
+    assert widths and all(scroll <= room for scroll, room in widths), widths
+    text = main.inner_text()
+    for row in op_rows(figures):
+        for cell in row:
+            assert cell in text, cell
+    page.close()

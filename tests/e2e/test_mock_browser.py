@@ -39,17 +39,17 @@ def _answer_first_problem(page: Page) -> None:
     """
     page.get_by_label("Number of problems").wait_for(state="detached")  # the setup's widgets are gone
     page.get_by_role("button", name="Save answer").wait_for()
-    widget = page.get_by_test_id("stMain").locator(
-        "[data-testid=stTextInput] input, [data-testid=stTextArea] textarea, [data-testid=stRadio]"
-    )
-    widget.first.wait_for()
-    tag = widget.first.evaluate("element => element.tagName")
+    main = page.get_by_test_id("stMain")
+    widget = main.locator("[data-testid=stTextInput] input, [data-testid=stTextArea] textarea")
+    options = main.get_by_text("to pick an option, then Enter to save")  # a choice: its keys' caption
+    widget.or_(options).first.wait_for()
+    tag = widget.first.evaluate("element => element.tagName") if widget.count() else "CHOICE"
     if tag == "INPUT":
         widget.first.fill("42")
     elif tag == "TEXTAREA":
         widget.first.fill("Each weight is read once per token and used in one multiply-add.")
     else:
-        widget.first.locator("label").last.click()
+        page.keyboard.press("1")  # the first option, picked as in Practice
     page.get_by_role("button", name="Save answer").click()
     page.get_by_text("Answer to problem 1 saved.").wait_for(timeout=TIMEOUT_MS)
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from mock_kit import KV, PROBLEMS, REGIME, RIDGE, T0, WHY, fake_grade
 
+from grader.problem import Kind
 from progress.mock.config import MockConfig
 from progress.mock.debrief import Answer, Result, debrief, response_text
 from progress.mock.scorecard import MockFacts, scorecard_markdown
@@ -86,6 +87,30 @@ def test_a_choice_is_shown_as_the_right_answer_and_a_figure_as_the_exact_one() -
 
     assert answer_heading(REGIME) == "Right answer"
     assert answer_heading(PROBLEMS[0]) == "Exact answer"
+
+
+@pytest.mark.parametrize(
+    ("answer", "unit", "worded"),
+    [
+        (272_629_760.0, "", "272.6 M"),  # a rounded count: never "272,600,000"
+        (4_763_000.0, "tokens", "4.763 M tokens"),
+        (65_880.0, "tokens", "65,880 tokens"),  # below a million every digit is shown, and exact
+        (33.64e9, "MB", "33,640 MB (33.64 GB)"),
+    ],
+)
+def test_the_debriefs_exact_answer_is_worded_as_practices_feedback_words_it(
+    answer: float, unit: str, worded: str
+) -> None:
+    from grader import grade
+    from grader.problem import Problem, Tolerance
+    from progress.mock.debrief import exact_answer_text
+
+    problem = Problem(
+        "count", "kv-cache", Kind.NUMERIC, "How many?", 1, answer=answer, unit=unit, tolerance=Tolerance()
+    )
+    verdict = grade(problem, "1")  # wrong: the feedback names the exact answer
+    assert exact_answer_text(problem, verdict) == worded
+    assert f"the exact answer is **{worded}**" in verdict.message
 
 
 HOSTILE_ANSWERS = [

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from grader.grading import exact_answer
 from grader.problem import Kind, Problem
 from grader.units import format_quantity
 from progress import Attempt, Mode, Status, Store
@@ -92,8 +93,8 @@ def _type(
     key = _answer_key(at, position)
     if problem.kind is Kind.CHOICE:
         index = next(i for i, c in enumerate(problem.choices) if c.correct == right)
-        at.radio(key=key).set_value(index)
-    elif problem.kind is Kind.RECALL:
+        return at.button(key=f"{key}_option_{index}").click().run()  # picking an option saves it
+    if problem.kind is Kind.RECALL:
         # Right: the model answer, which makes every key point (the bank's validation proves it).
         text = explanation or (problem.model_answer if right else "no idea")
         at.text_area(key=key).input(text)
@@ -388,7 +389,7 @@ def test_the_scorecard_stands_alone_with_times_in_the_users_zone(db: Path, clock
     scorecard = mock.scorecard or ""
     assert "- Date: 2026-11-29 17:00 CET" in scorecard  # 16:00 UTC, shown where the user is
     assert problem.prompt.strip() in scorecard
-    assert f"- **Exact answer:** {format_quantity(problem.answer or 0, problem.unit)}" in scorecard
+    assert f"- **Exact answer:** {exact_answer(problem.answer or 0, problem.unit)}" in scorecard
     assert "| Decode step time | max(weight read time, compute time) | max(" in scorecard  # the derivation
     assert at.dataframe[-1].value["started"].tolist() == ["2026-11-29 17:00 CET"]
 
@@ -434,3 +435,35 @@ def test_the_start_question_reads_as_written_for_the_chosen_length(db: Path, clo
     assert at.warning[0].value.startswith("Start an 8-minute mock with 1 problem?")
     # Minutes as people write them ("8"), not "8.00".
     assert at.number_input(key=keys.MOCK_CUSTOM_MINUTES).proto.format == "%g"
+
+
+def test_a_choice_in_a_mock_is_picked_like_practices_and_saved(db: Path, clock: FakeClock) -> None:
+    """Options are buttons with number keys (as in Practice), picking one saves its index, and the
+    options' own **Save answer** takes Enter; the row does not draw a second one."""
+    bank = load_bank()
+    choice = bank.get("decode-latency-levers")
+    session = start(
+        Store(db), config=MockConfig.from_minutes(duration_min=15, n_problems=1),
+        problems=[ProblemRef(choice.id, 5)], now=T0,
+    )  # fmt: skip
+    [problem] = problems_of(bank, session)
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.session_state[keys.DB_PATH] = str(db)
+    at.session_state[keys.CLOCK] = clock
+    at.query_params[keys.MOCK_QUERY_PARAM] = str(session.id)
+    at.run()
+    key = _answer_key(at, 0)
+    options = [at.button(key=f"{key}_option_{i}") for i in range(len(problem.choices))]
+    assert [b.label for b in options] == [c.text for c in problem.choices]
+    assert "Press 1–" in " ".join(c.value for c in at.caption) and "then Enter to save" in " ".join(
+        c.value for c in at.caption
+    )
+    assert [b.label for b in at.button if b.key == keys.MOCK_SAVE] == ["Save answer"]  # one, not two
+    options[1].click().run()
+    assert not at.exception
+    assert mock_answers(Store(db), session.id)[0].response == "1"
+    assert at.button(key=f"{key}_option_1").icon == ":material/radio_button_checked:"
+    at.button(key=f"{key}_option_0").click().run()
+    at.button(key=keys.MOCK_SAVE).click().run()
+    assert mock_answers(Store(db), session.id)[0].response == "0"
+    assert "Answer to problem 1 saved." in [s.value for s in at.success]

@@ -40,7 +40,7 @@ def _key(at: AppTest, position: int) -> str:
 
 def _enter(at: AppTest, problem: Problem, position: int, response: str) -> None:
     if problem.kind is Kind.CHOICE:
-        at.radio(key=_key(at, position)).set_value(int(response))
+        at.button(key=f"{_key(at, position)}_option_{int(response)}").click().run()
     elif problem.kind is Kind.RECALL:
         at.text_area(key=_key(at, position)).input(response)
     else:

@@ -119,3 +119,55 @@ def test_a_price_adds_the_cost_per_million_tokens(tmp_path: Path) -> None:
     assert not at.exception
     expected = direct_figures(Setup(**{**SETUP.__dict__, "price_per_chip_hour": 2.5}))["cost_per_million"]
     assert _shown(at)["Cost per million tokens ($)"] == f"${expected:,.3g}"
+
+
+DRILLED = {"model": "llama3_8b", "gpu": "h100_sxm", "chips": "1", "weights": "bf16", "kv": "bf16",
+           "batch": "1", "prompt": "3000", "output": "100"}  # fmt: skip
+
+
+def test_drill_this_setup_opens_a_scenario_on_the_setups_numbers_that_counts(tmp_path: Path) -> None:
+    from grader.units import format_quantity
+    from progress import Store
+    from question_bank import load_bank
+    from ui.scenario_practice import scenario_for
+
+    db = tmp_path / "progress.db"
+    at = page(db, DRILLED)
+    at.button(key=keys.EXPLORE_DRILL).click().run()
+    assert not at.exception
+    assert at.query_params["card"] == "scenario-chat-latency-budget"
+    assert at.query_params["pins"] == "model:llama3_8b,gpu:h100_sxm,prompt:3000,output:100,mfu:1.0"
+    setup = next(m.value for m in at.markdown if m.value.startswith("A chat product serves"))
+    for shown in ("**Llama-3-8B**", "**NVIDIA H100 SXM5 80GB**", "**3,000-token prompt**"):
+        assert shown in setup
+    assert "**100-token answer**" in setup
+    # The first step asks for Explore's own time to first token, and the answer counts like any other.
+    seed = int(at.query_params["seed"])
+    pins = (("model", "llama3_8b"), ("gpu", "h100_sxm"), ("prompt", 3000), ("output", 100), ("mfu", 1.0))
+    ttft = scenario_for(load_bank(), "scenario-chat-latency-budget", seed, pins).steps[0]
+    drilled = Setup(model="llama3_8b", gpu="h100_sxm", prompt=3000, output=100)
+    figures = compute_figures(drilled, models=load_models(), hardware=load_hardware())
+    assert ttft.answer == pytest.approx(figures.value("ttft"), rel=1e-9)
+    box = next(t for t in at.text_input if t.key.startswith(keys.PRACTICE_STEP_ANSWER_PREFIX))
+    box.input(format_quantity(ttft.answer or 0, ttft.unit))
+    at.button(key=keys.PRACTICE_STEP_SUBMIT).click().run()
+    assert not at.exception
+    [attempt] = Store(db).attempts()
+    assert attempt.template_id == "scenario-chat-latency-budget" and attempt.status == "correct"
+    assert {k: attempt.params[k] for k, _ in pins} == dict(pins)
+
+
+def test_a_setup_no_drill_takes_says_why_and_stays_on_explore(tmp_path: Path) -> None:
+    at = page(tmp_path / "progress.db", {**DRILLED, "model": "llama2_13b"})
+    at.button(key=keys.EXPLORE_DRILL).click().run()
+    assert not at.exception
+    [refusal] = [w.value for w in at.warning if "No scenario of the bank takes this setup" in w.value]
+    assert "not Llama-2-13B" in refusal and "*A chat latency budget* takes one chip, batch 1" in refusal
+    assert at.query_params["model"] == "llama2_13b" and "card" not in at.query_params
+
+
+def test_an_unrealistic_setup_is_not_drilled(tmp_path: Path) -> None:
+    at = page(tmp_path / "progress.db", {**DRILLED, "model": "llama2_70b", "gpu": "l4"})
+    at.button(key=keys.EXPLORE_DRILL).click().run()
+    [refusal] = [w.value for w in at.warning if w.value.startswith("A drill is built only")]
+    assert "does not fit" in refusal

@@ -229,7 +229,7 @@ def test_a_practice_scenario_draw_that_fails_is_skipped_with_a_note(
 
     scenario_id = load_bank().scenario_ids[0]
 
-    def fails(template: object, seed: int) -> None:
+    def fails(template: object, seed: int, *, pins: object = None) -> None:
         raise GenerationError(f"scenario {scenario_id!r}, seed {seed}: ZeroDivisionError: division by zero")
 
     monkeypatch.setattr(scenario_practice, "generate_scenario_checked", fails)
@@ -238,6 +238,17 @@ def test_a_practice_scenario_draw_that_fails_is_skipped_with_a_note(
     assert not at.exception
     assert any("skipped" in note.value and "ZeroDivisionError" in note.value for note in at.info)
     assert at.session_state[keys.PRACTICE_CURRENT]["template_id"] != scenario_id
+
+
+def test_a_drill_link_whose_pins_the_scenario_cannot_take_is_skipped_with_the_reason(tmp_path: Path) -> None:
+    """A link's pins that its scenario does not draw (edited by hand) say why, not a different drill."""
+    at = _app(PRACTICE, tmp_path / "p.db")
+    at.query_params.update({"card": "scenario-chat-latency-budget", "seed": "5", "pins": "model:llama2_13b"})
+    at.run()
+    assert not at.exception
+    [note] = [n.value for n in at.info if "skipped" in n.value]
+    assert "cannot be drawn with these values: the model Llama-2-13B is not one it draws" in note
+    assert at.session_state[keys.PRACTICE_CURRENT]["template_id"] != "scenario-chat-latency-budget"
 
 
 # --- a stored answer row no version of the app writes (a file edited by hand) ------------------------

@@ -166,3 +166,57 @@ def test_validate_refuses_a_template_that_computes_standard_kv_for_a_latent_mode
     _latent_bank(tmp_path, "deepseek_v3", STANDARD_KV)
     assert main(["validate", str(tmp_path / "latent.yaml")]) == 1
     assert "DeepSeek-V3's latent attention (MLA)" in capsys.readouterr().out
+
+
+FORMAT_TEMPLATE = """templates:
+  - id: draw-format
+    checklist: decode-weight-read
+    kind: numeric
+    difficulty: 1
+    title: A format on a part
+    prompt: "{{model.name}} with {{dtype}} weights on {{gpu.name}}?"
+    params:
+      model: {{preset: models, ids: [llama2_7b]}}
+      gpu: {{preset: hardware, ids: [{gpu}]}}
+      dtype: {{dtype: [{dtype}]}}
+    answer:
+      call: weight_bytes
+      with: {{n_params: model.n_params, bytes_per_param: dtype.bytes}}
+      unit: GB
+    explanation: Why.
+    references: [kipply]
+"""
+
+
+@pytest.mark.parametrize(
+    ("gpu", "dtype", "refusal"),
+    [
+        ("a100_80gb_sxm", "fp8", "fp8 on NVIDIA A100 80GB SXM4, which has no FP8 tensor cores"),
+        ("t4", "fp8", "fp8 on NVIDIA T4 16GB, which has no FP8 tensor cores"),
+        ("v100_sxm2", "int8", "int8 on NVIDIA V100 SXM2 16GB, which has no INT8 tensor math"),
+        ("h100_sxm", "fp8", None),
+        ("h100_nvl", "fp8", None),  # stated: a Hopper part whose FP8 peak is not listed
+        ("a10", "int8", None),  # stated: Ampere INT8 with no peak listed
+        ("t4", "int8", None),  # its INT8 peak is listed
+    ],
+)
+def test_a_format_is_drawn_only_on_a_part_that_has_it(
+    tmp_path: Path, gpu: str, dtype: str, refusal: str | None
+) -> None:
+    (tmp_path / "format.yaml").write_text(FORMAT_TEMPLATE.format(gpu=gpu, dtype=dtype), encoding="utf-8")
+    template = load_bank([tmp_path], include_shipped=False).get("draw-format")
+    if refusal is None:
+        assert generate(template, 0).params["dtype"] == dtype
+        return
+    with pytest.raises(GenerationError, match="draw rules") as caught:
+        generate(template, 0)
+    assert refusal in str(caught.value)
+
+
+def test_which_parts_have_fp8_and_int8() -> None:
+    from question_bank import load_hardware
+
+    hardware = load_hardware()
+    fp8 = {name for name, gpu in hardware.items() if gpu.has_fp8}
+    assert fp8 == {"h100_sxm", "h100_pcie", "h100_nvl", "h200_sxm", "l4", "rtx_4090", "mi300x"}
+    assert {name for name, gpu in hardware.items() if not gpu.has_int8} == {"v100_sxm2"}

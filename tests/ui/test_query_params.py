@@ -6,13 +6,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from question_bank import load_bank
 from ui.practice import Current
 from ui.practice_address import from_query, to_query
-from ui.query_params import CARD, EXTRA, PAGES, SEED, read_address
+from ui.query_params import CARD, EXTRA, PAGES, PINS, SEED, read_address
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -86,3 +87,52 @@ def test_an_unreadable_extra_flag_keeps_the_draw_and_says_so() -> None:
     restored, notices = from_query(address, BANK, now=T0)
     assert restored is not None and restored.scheduled
     assert notices and "`extra`" in notices[0]
+
+
+PIN_VALUES = st.one_of(
+    st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True).filter(lambda v: not v.isdigit()),
+    st.integers(min_value=-(10**12), max_value=10**12),
+    st.floats(min_value=1e-6, max_value=1e9, allow_nan=False, allow_infinity=False),
+)
+
+
+@given(
+    st.dictionaries(
+        st.from_regex(r"[a-z][a-z0-9_]{0,15}", fullmatch=True), PIN_VALUES, min_size=1, max_size=8
+    ),
+    st.integers(min_value=0, max_value=2**31 - 1),
+)
+def test_a_pinned_draws_address_reads_back_its_pins(pins: dict[str, object], seed: int) -> None:
+    """A drilled setup's pins survive the address: same names, same values, numbers of the same kind."""
+    current = Current(CHAT, seed, scheduled=True, started_at=T0, pins=tuple(pins.items()))
+    restored, notices = from_query(read_address("practice", to_query(current)), BANK, now=T0)
+    assert restored == current and not notices
+    assert [type(v) for _, v in restored.pins] == [type(v) for v in pins.values()]
+
+
+CHAT = "scenario-chat-latency-budget"
+
+
+def test_a_drill_link_brings_back_the_same_numbers() -> None:
+    """A refresh or a shared link of a drilled scenario draws it again with the same numbers."""
+    from ui.scenario_practice import scenario_for
+
+    link = {CARD: CHAT, SEED: "77", PINS: "model:qwen25_7b,gpu:h100_sxm,prompt:3000,output:150,mfu:0.45"}
+    restored, notices = from_query(read_address("practice", link), BANK, now=T0)
+    assert restored is not None and not notices
+    assert dict(restored.pins) == {
+        "model": "qwen25_7b", "gpu": "h100_sxm", "prompt": 3000, "output": 150, "mfu": 0.45,
+    }  # fmt: skip
+    drawn = scenario_for(BANK, restored.template_id, restored.seed, restored.pins)
+    again = scenario_for(BANK, CHAT, 77, tuple(read_address("practice", to_query(restored)).get(PINS)))
+    assert drawn.params == again.params
+    assert {k: drawn.params[k] for k in dict(restored.pins)} == dict(restored.pins)
+    assert "**3,000-token prompt**" in drawn.setup and "**45% MFU**" in drawn.setup
+
+
+@pytest.mark.parametrize(
+    "text", ["model", "model:", "a:1,a:2", "Model:x", "x:" + "9" * 70, ",".join(f"a{i}:1" for i in range(17))]
+)
+def test_an_unreadable_pins_parameter_is_ignored_with_a_notice(text: str) -> None:
+    read = read_address("practice", {CARD: CHAT, SEED: "1", PINS: text})
+    assert read.get(PINS) is None and any("`pins`" in n for n in read.notices)
