@@ -109,7 +109,8 @@ def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
         reading = Reading(text)
         points = cap_salad(reading, [reading.point(rubric) for rubric in rubrics])
         found: list[tuple[str, Found]] = []
-        for m in problem.misconceptions:
+        # A text that is mostly salad makes no coherent claim: it asserts no misconception either.
+        for m in () if reading.mostly_salad else problem.misconceptions:
             asserted = reading.misconception(m.rubric)
             if asserted.made:
                 found.append((m.name, asserted))

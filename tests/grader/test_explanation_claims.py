@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader import Problem, check_explanation
+from grader.explain.shape import is_stacked
 from grader.explanation import MAX_EXPLANATION_CHARS
 from grader.grading import MAX_RESPONSE_CHARS
 from grader.problem import Kind
@@ -90,6 +91,22 @@ def test_keyword_salad_scores_at_most_one_point() -> None:
     )
     check = check_explanation(RIDGE, salad)
     assert check.points_made <= 1 and check.suggested_rating == "again"
+
+
+def test_stacked_terms_with_a_linked_tail_are_salad_and_assert_nothing() -> None:
+    stacked = (
+        "Prefill compute-bound decode bandwidth-bound arithmetic intensity T tokens batch H100 295 KV cache "
+        "tensor cores, the prompt reads the weights per FLOP of the bytes."
+    )
+    prose = (
+        "Prefill runs every prompt token through each weight read, so it sits above the H100 ridge of 295 "
+        "FLOP/B and is compute-bound; decode runs one token per sequence and is bandwidth-bound."
+    )
+    assert is_stacked(stacked) and not is_stacked(prose)
+    problem = generate(BANK.get("prefill-vs-decode-why"), 0)
+    check = check_explanation(problem, stacked)
+    assert check.points_made <= 1 and check.misconceptions == () and check.suggested_rating == "again"
+    assert check_explanation(problem, prose).points_made >= 2
 
 
 def test_a_plain_words_answer_makes_its_points() -> None:
