@@ -174,25 +174,39 @@ class Reading:
         return {}
 
     def misconception(self, rubric: Rubric) -> Found:
-        """Whether one segment of a sentence asserts every concept of a misconception's rubric."""
+        """Whether one segment of a sentence asserts every concept of a misconception's rubric.
+
+        The first concept is the claim's subject. A ``contrast`` phrase between two of the concepts
+        pairs them with something else; so does one before them when the subject comes last, since a
+        predicate reads as said of the subject before it ("prefill above → compute-bound, decode far
+        below → bandwidth-bound" says nothing compute-bound about decode).
+        """
         if not rubric.concepts:
             return Found(made=False)
-        per_segment: dict[int, dict[int, Match]] = {}
+        per_segment: dict[int, list[list[Match]]] = {}
         for index, concept in enumerate(rubric.concepts):
             for m in sorted(self._matches(concept), key=lambda m: m.start):
-                per_segment.setdefault(self.text.tokens[m.first].segment, {}).setdefault(index, m)
+                lists = per_segment.setdefault(
+                    self.text.tokens[m.first].segment, [[] for _ in rubric.concepts]
+                )
+                lists[index].append(m)
         between = sorted(
             m.first for p in rubric.contrast for m in self.text.find(phrase_tokens(p), negatable=False)
         )
-        for _, found in sorted(per_segment.items()):
-            if len(found) < len(rubric.concepts):
+        for segment, lists in sorted(per_segment.items()):
+            if not all(lists):
                 continue
-            first = min(m.first for m in found.values())
-            last = max(m.first for m in found.values())
-            if any(first < position < last for position in between):
-                continue
-            sentence = self.text.tokens[first].sentence
-            return Found(made=True, matches=tuple(found[i] for i in sorted(found)), sentence=sentence)
+            for combo in itertools.islice(itertools.product(*lists), 64):
+                first = min(m.first for m in combo)
+                last = max(m.first for m in combo)
+                if any(first < position < last for position in between):
+                    continue
+                if combo[0].first != first and any(
+                    position < first and self.text.tokens[position].segment == segment for position in between
+                ):
+                    continue
+                sentence = self.text.tokens[first].sentence
+                return Found(made=True, matches=tuple(combo), sentence=sentence)
         return Found(made=False)
 
 

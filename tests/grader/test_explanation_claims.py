@@ -53,6 +53,17 @@ def test_not_because_negates_the_reason_it_introduces() -> None:
     assert check_explanation(FUSION, text).misconceptions == ()
 
 
+def test_a_predicate_reads_as_said_of_the_subject_before_it() -> None:
+    problem = generate(BANK.get("prefill-vs-decode-why"), 0)
+    paired = "H100 ridge ≈ 295 → prefill above (compute-bound), small-batch decode far below (BW-bound)."
+    assert check_explanation(problem, paired).misconceptions == ()
+    wrong = "Prefill streams the prompt, so it is bandwidth-bound, and decode is compute-bound."
+    assert set(check_explanation(problem, wrong).misconceptions) == {
+        "decode is compute-bound",
+        "prefill is bandwidth-bound",
+    }
+
+
 @pytest.mark.parametrize(
     "frame",
     [
