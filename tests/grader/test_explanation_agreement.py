@@ -14,13 +14,13 @@ from question_bank import load_bank
 
 FLOORS = {
     "dev": {
-        "rating_exact": 0.65,
-        "rating_within_one": 0.94,
-        "point_precision": 0.82,
-        "point_recall": 0.85,
-        "unusual_recall": 0.74,
-        "misconception_precision": 0.78,
-        "misconception_recall": 0.56,
+        "rating_exact": 0.63,
+        "rating_within_one": 0.92,
+        "point_precision": 0.84,
+        "point_recall": 0.83,
+        "unusual_recall": 0.66,
+        "misconception_precision": 0.85,
+        "misconception_recall": 0.53,
     },
     "holdout": {
         "rating_exact": 0.59,
@@ -32,13 +32,15 @@ FLOORS = {
         "misconception_recall": 0.40,
     },
 }
+#: Recall items each split covers: dev has the five serving items' texts too.
+ITEMS = {"dev": 22, "holdout": 17}
 BANK = load_bank()
 
 
 @pytest.mark.parametrize("split", sorted(FLOORS))
 def test_agreement_with_the_interviewer_labels_holds(split: str) -> None:
     cases = load_corpus(split)
-    assert len({c.item for c in cases}) == 17 and len(cases) >= 200
+    assert len({c.item for c in cases}) == ITEMS[split] and len(cases) >= 200
     measured = figures(run(cases, BANK))
     below = {name: round(measured[name], 3) for name, low in FLOORS[split].items() if measured[name] < low}
     assert below == {}

@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader import Problem, check_explanation
-from grader.explain.shape import is_stacked
+from grader.explain.shape import is_garbled, is_stacked
 from grader.explanation import MAX_EXPLANATION_CHARS
 from grader.grading import MAX_RESPONSE_CHARS
 from grader.problem import Kind
 from question_bank import generate, load_bank
-from question_bank.rubric_check import OFF_TOPIC
+from question_bank.rubric_check import OFF_TOPIC, shuffled
 from question_bank.scenarios import generate_scenario
 
 BANK = load_bank()
@@ -118,6 +118,15 @@ def test_stacked_terms_with_a_linked_tail_are_salad_and_assert_nothing() -> None
     check = check_explanation(problem, stacked)
     assert check.points_made <= 1 and check.misconceptions == () and check.suggested_rating == "again"
     assert check_explanation(problem, prose).points_made >= 2
+
+
+def test_pronouns_and_variables_are_not_read_as_scrambled_word_order() -> None:
+    prose = (
+        "Adding a and b in fp32 reads 8 bytes and writes 4, one FLOP per 12 bytes. This is far below the "
+        "ridge. This, and the matmul's reuse, is the whole story: each value is reused n times."
+    )
+    assert not is_garbled(prose)
+    assert is_garbled(shuffled(prose, seed=1) + " " + shuffled(prose, seed=2))
 
 
 def test_a_plain_words_answer_makes_its_points() -> None:
