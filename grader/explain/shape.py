@@ -27,9 +27,50 @@ _LINKS = frozenset(
         "grows stays keeps keep hides hide reuses saves uses use moves needs wins loses beats"
     )
 )
+# A claim links its terms; keyword salad stacks them. Measured on the labelled texts: in written
+# answers, terse ones included, at most a third of the words stand in stretches of five or more
+# terms with no link word, preposition or relation symbol between them (commas do not link); in
+# term-list salad, 39 % to 100 %.
+_STACK_LINKS = _LINKS | frozenset(
+    str.split(
+        "and or near under over above below about through up down after before until across between "
+        "against within beside along like per vs via onto toward towards off out not never nor cant cannot "
+        "wont dont doesnt isnt arent without"
+    )
+)
+_STACK_BREAK = re.compile(r"[=→⇒<>≈≪≫∝≤≥~:↑↓×·*/()\[\].!?;+−-]|->|=>")
+_STACK_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\w.,]*|[=→⇒<>≈≪≫∝≤≥~:↑↓×·*/()\[\].!?;+−]|->|=>", re.UNICODE)
+_STACK_RUN = 5
+STACKED_SHARE = 0.36
+_STACK_MIN_WORDS = 12
+
+
+def stacked_share(text: str) -> float:
+    """Share of the text's words that stand in runs of :data:`_STACK_RUN` or more unlinked terms."""
+    words = stacked = run = 0
+    for token in [*_STACK_TOKEN.findall(text), "."]:
+        if _STACK_BREAK.fullmatch(token):
+            stacked += run if run >= _STACK_RUN else 0
+            run = 0
+            continue
+        words += 1
+        if token.lower().replace("’", "'") in _STACK_LINKS:
+            stacked += run if run >= _STACK_RUN else 0
+            run = 0
+        else:
+            run += 1
+    return stacked / words if words else 0.0
+
+
+def is_stacked(text: str) -> bool:
+    """True when most of a text of some length is stacked terms rather than linked claims."""
+    return len(_WORD.findall(text)) >= _STACK_MIN_WORDS and stacked_share(text) > STACKED_SHARE
+
+
 #: At most this many link words in a comma list of short terms, and it is still a list.
 _LIST_LINKS = 1
 _LIST_ITEMS = 4
+_LIST_STACKED_SHARE = 0.5
 #: A sentence of this many words with no link and no relation at all is a string of terms.
 _BARE_WORDS = 6
 
@@ -39,12 +80,16 @@ def is_salad(sentence: str) -> bool:
     words = _WORD.findall(sentence)
     if len(words) < _LIST_ITEMS:
         return False
-    links = sum(1 for w in words if w.lower().replace("’", "'") in _LINKS)
+    # "and", prepositions and negations link terms too: "their slot idles, queued reqs can't enter".
+    links = sum(1 for w in words if w.lower().replace("’", "'").replace("'", "") in _STACK_LINKS)
     if _RELATIONS.search(sentence) is None and links == 0 and len(words) >= _BARE_WORDS:
         return True
     items = [item for item in re.split(r"[,;]", sentence) if item.strip()]
     short = sum(1 for item in items if len(_WORD.findall(item)) <= 3)
-    return len(items) >= _LIST_ITEMS and short >= len(items) - 1 and links <= _LIST_LINKS
+    # A list of fixes ("bigger batches, fewer ops, CUDA graphs, compile") is a claim when its items are
+    # linked pairs; it is salad when its terms stack.
+    listed = len(items) >= _LIST_ITEMS and short >= len(items) - 1 and links <= _LIST_LINKS
+    return listed and stacked_share(sentence) > _LIST_STACKED_SHARE
 
 
 #: Below this share of link words (and relation symbols), a text of :data:`_SPARSE_MIN_WORDS` words or
@@ -92,41 +137,3 @@ def is_garbled(text: str) -> bool:
         bad += shown[:1].isupper() and after in _FUNCTION_WORDS and before not in ".!?:;"
     return bad >= _GARBLED_MIN and bad >= _GARBLED_SHARE * determiners
 
-
-# A claim links its terms; keyword salad stacks them. Measured on the labelled texts: in written
-# answers, terse ones included, at most a third of the words stand in stretches of five or more
-# terms with no link word, preposition or relation symbol between them (commas do not link); in
-# term-list salad, 39 % to 100 %.
-_STACK_LINKS = _LINKS | frozenset(
-    str.split(
-        "and or near under over above below about through up down after before until across between "
-        "against within beside along like per vs via onto toward towards off out"
-    )
-)
-_STACK_BREAK = re.compile(r"[=→⇒<>≈≪≫∝≤≥~:↑↓×·*/()\[\].!?;+−-]|->|=>")
-_STACK_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\w.,]*|[=→⇒<>≈≪≫∝≤≥~:↑↓×·*/()\[\].!?;+−]|->|=>", re.UNICODE)
-_STACK_RUN = 5
-STACKED_SHARE = 0.36
-_STACK_MIN_WORDS = 12
-
-
-def stacked_share(text: str) -> float:
-    """Share of the text's words that stand in runs of :data:`_STACK_RUN` or more unlinked terms."""
-    words = stacked = run = 0
-    for token in [*_STACK_TOKEN.findall(text), "."]:
-        if _STACK_BREAK.fullmatch(token):
-            stacked += run if run >= _STACK_RUN else 0
-            run = 0
-            continue
-        words += 1
-        if token.lower().replace("’", "'") in _STACK_LINKS:
-            stacked += run if run >= _STACK_RUN else 0
-            run = 0
-        else:
-            run += 1
-    return stacked / words if words else 0.0
-
-
-def is_stacked(text: str) -> bool:
-    """True when most of a text of some length is stacked terms rather than linked claims."""
-    return len(_WORD.findall(text)) >= _STACK_MIN_WORDS and stacked_share(text) > STACKED_SHARE

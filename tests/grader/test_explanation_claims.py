@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader import Problem, check_explanation
-from grader.explain.shape import is_garbled, is_stacked
+from grader.explain.shape import is_garbled, is_salad, is_stacked
 from grader.explanation import MAX_EXPLANATION_CHARS
 from grader.grading import MAX_RESPONSE_CHARS
 from grader.problem import Kind
@@ -118,6 +118,12 @@ def test_stacked_terms_with_a_linked_tail_are_salad_and_assert_nothing() -> None
     check = check_explanation(problem, stacked)
     assert check.points_made <= 1 and check.misconceptions == () and check.suggested_rating == "again"
     assert check_explanation(problem, prose).points_made >= 2
+
+
+def test_terse_notes_and_lists_of_fixes_are_claims_not_salad() -> None:
+    assert not is_salad("short seqs finish early and their slot idles, queued reqs can't enter")
+    assert not is_salad("Fixes: overhead → bigger batches, fewer/larger ops, CUDA graphs, compile")
+    assert is_salad("roofline, ridge point, HBM bandwidth, tensor cores, fp8, batching, fusion")
 
 
 def test_pronouns_and_variables_are_not_read_as_scrambled_word_order() -> None:
