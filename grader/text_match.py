@@ -13,7 +13,8 @@ names, not numbers); one that starts with a digit splits (``2P`` ~ ``2 P``). ``/
 ``memory-bound`` ~ ``memory bound``.
 
 The field's shorthand reads as its words: ``BW`` bandwidth, ``mem`` memory, ``AI`` arithmetic
-intensity, ``B*`` critical batch, ``bs`` batch size, ``w/o`` without; ``<``, ``≪`` read as below and
+intensity, ``B*`` critical batch, ``bs`` batch size, ``TP``/``PP`` tensor/pipeline parallelism,
+``w/o`` without; ``≠`` not; ``<``, ``≪`` read as below and
 ``>``, ``≫`` as above, ``↑``/``↓`` as up/down, ``∝`` as proportional, ``×`` (``2x``, ``×2``) as times,
 and an arrow (``→``, ``->``, ``=>``) ends a clause as "so" does.
 
@@ -144,6 +145,14 @@ _SHORTHAND: dict[str, tuple[str, ...]] = {
     "elementwise": ("element", "wise"),
     "eltwise": ("element", "wise"),
     "thru": ("through",),
+    "tp": ("tensor", "parallelism"),
+    "pp": ("pipeline", "parallelism"),
+    "disagg": ("disaggregation",),
+    "iter": ("iteration",),
+    "iters": ("iterations",),
+    "sched": ("schedule",),
+    "tput": ("throughput",),
+    "thrpt": ("throughput",),
     "bc": ("because",),
     "cuz": ("because",),
     "coz": ("because",),
@@ -172,6 +181,8 @@ _SYMBOLS: dict[str, tuple[str, ...]] = {
     "w/": ("with",),
     "b/c": ("|",),
     "b*": ("critical", "batch"),
+    "≠": (NOT,),
+    "!=": (NOT,),
     "rather than": (NOT,),
     "instead of": (NOT,),
 }
@@ -182,7 +193,7 @@ _NUMBER = (
     r"(?:\s*(?:[x×*·]\s*10\s*\^\s*(?P<pow>[-+]?\d+)|[eE](?P<exp>[-+]?\d+)\b))?"
 )
 _TOKEN = re.compile(
-    r"(?P<sym>w/o|w/|b/c|\b[Bb]\*(?!\*)|rather\s+than|instead\s+of|->|=>|<<|>>|[<>≪≫≤≥↑↓∝÷→⇒✕]|×(?=\s*\d)|(?<=\d)[x×](?![\w]))|"
+    r"(?P<sym>w/o|w/|b/c|\b[Bb]\*(?!\*)|rather\s+than|instead\s+of|->|=>|<<|>>|!=|[<>≪≫≤≥≠↑↓∝÷→⇒✕]|×(?=\s*\d)|(?<=\d)[x×](?![\w]))|"
     + _NUMBER
     + r"|(?P<word>[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?)|(?P<per>/)|(?P<pct>%)|(?P<plus>\+)",
     re.UNICODE | re.IGNORECASE,

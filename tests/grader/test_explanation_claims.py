@@ -85,6 +85,16 @@ def test_shorthand_symbols_and_transposed_letters_read() -> None:
     assert check_explanation(FUSION, "cos is elementwise so it's memroy-bound: t = bytes/BW.").hits[0]
 
 
+def test_parallelism_shorthand_and_the_not_equal_sign_read() -> None:
+    problem = generate(BANK.get("pipeline-vs-tensor-parallel-why"), 0)
+    terse = "TP: weight read split n ways → per-tok latency ↓ ~n×. PP: stages serial → bs1 latency = 1 read."
+    assert check_explanation(problem, terse).hits[0]
+    wrong = "PP with p stages makes each token p times faster."
+    flagged = check_explanation(problem, wrong).misconceptions
+    assert "a pipeline of p stages makes each token p times faster" in flagged
+    assert check_explanation(problem, "NB PP ≠ p× faster per token (stages are serial).").misconceptions == ()
+
+
 def test_a_wrong_figure_voids_the_point_and_is_named() -> None:
     right = "Ridge = peak / bandwidth = 989e12 / 3.35e12 ≈ 295 FLOP/B."
     wrong = "Ridge = peak / bandwidth = 989e12 / 3.35e12 ≈ 29.5 FLOP/B."
