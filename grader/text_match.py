@@ -203,9 +203,10 @@ _CLAUSE_MARKS = re.compile(r"[,:()\[\]—–]")
 _ISE = re.compile(r"is(e|es|ed|ing|ation|ations)$")
 # Framings that put what follows in someone else's mouth, to reject it.
 _REJECTING_PHRASES = re.compile(
-    r"\b(people|some|many|folks|candidates|beginners|others|everyone|most)\b[\w\s,'’]{0,25}?"
+    r"\b(people|some|someone|somebody|many|folks|candidates|beginners|others|everyone|most)\b[\w\s,'’]{0,25}?"
     r"\b(think|thinks|say|says|believe|believes|assume|assumes|expect|expects|claim|claims)\b"
-    r"|\b(common|typical|classic|frequent|usual)\s+(mistake|slip|error|misconception|trap|confusion|myth)"
+    r"|\b(common|typical|classic|frequent|usual|intuitive|naive|obvious|tempting)\s+"
+    r"(mistake|slip|error|misconception|misunderstanding|trap|confusion|myth|answer|belief|assumption|guess)"
     r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for)\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"

@@ -70,6 +70,8 @@ def test_a_predicate_reads_as_said_of_the_subject_before_it() -> None:
         "A common mistake is to think that fusion reduces FLOPs.",
         "It's a myth that fusion reduces FLOPs.",
         "People often think fusion reduces FLOPs, but it does the same math.",
+        "The intuitive answer is that fusion reduces FLOPs, but it does the same math.",
+        "Someone might think fusion reduces FLOPs; it does the same math.",
         "Mistakes to avoid:\n- fusion reduces FLOPs\n- element-wise ops are compute-bound",
     ],
 )
