@@ -107,6 +107,13 @@ def test_a_wrong_figure_voids_the_point_and_is_named() -> None:
     assert typed.startswith("29.5") and expected.startswith("295")
 
 
+def test_a_figure_far_off_in_the_same_unit_is_another_quantity_not_a_slip() -> None:
+    problem = generate(BANK.get("kv-cache-formula-recall"), 0)
+    assert check_explanation(problem, "For 13B: 2*40*40*128*2 = ~820 KB per token.").hits[1]
+    slip = check_explanation(RIDGE, "Ridge = peak / bandwidth = 989e12 / 3.35e12 ≈ 2.95 FLOP/B.")
+    assert not slip.hits[0] and slip.wrong_figures[0][0].startswith("2.95")
+
+
 def test_keyword_salad_scores_at_most_one_point() -> None:
     salad = (
         "Ops:byte roofline H100 SXM 295 dense sparse fp8, intensity bandwidth-bound compute-bound, the ridge "
