@@ -244,6 +244,8 @@ class Token:
     negated: bool = False
     rejected: bool = False
     segment: int = 0
+    #: Its clause opens with a pronoun ("it's per sequence"): the clause speaks of an earlier subject.
+    refers: bool = False
 
     @property
     def negation(self) -> bool:
@@ -307,12 +309,18 @@ class _Raw:
     segment: int = 0
 
 
-def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int]]:
-    """Tokens, the word that opened each clause, and the clauses a negation carries into."""
+#: Words that, opening a clause, refer back to an earlier subject.
+_PRONOUNS = frozenset(_words("it its it's they their they're them this these those"))
+
+
+def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[int]]:
+    """Tokens, the word that opened each clause, the clauses a negation carries into, and the
+    clauses whose first word is a pronoun."""
     ends = sorted(m.start() for m in _SENTENCE_END.finditer(text))
     out: list[_Raw] = []
     openers: dict[int, str] = {}
     carried: set[int] = set()
+    referring: set[int] = set()
     sentence = clause = segment = last_end = 0
 
     def new_clause(opener: str = "") -> None:
@@ -353,6 +361,8 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int]]:
             out.append(_Raw("plus", None, m.start(), m.end(), sentence, clause, "+", segment))
             continue
         raw = m.group("word").lower().replace("’", "'")
+        if raw in _PRONOUNS and not (out and out[-1].clause == clause):
+            referring.add(clause)
         if raw in _CLAUSE_WORDS:
             if raw in _CARRY_OPENERS and out and out[-1].norm == NOT and out[-1].clause == clause:
                 carried.add(clause + 1)
@@ -376,7 +386,7 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int]]:
             if norm in _STOPWORDS or word in _STOPWORDS:
                 continue
             out.append(_Raw(norm, None, m.start(), m.end(), sentence, clause, word, segment))
-    return out, openers, carried
+    return out, openers, carried, referring
 
 
 def _rejected_sentences(text: str, raw: list[_Raw]) -> dict[int, int]:
@@ -404,7 +414,7 @@ def _rejected_sentences(text: str, raw: list[_Raw]) -> dict[int, int]:
 
 def tokens(text: str) -> list[Token]:
     """The text's tokens, filler dropped, numbers read by value, negation and rejection scoped."""
-    raw, openers, carried = _raw_tokens(text)
+    raw, openers, carried, referring = _raw_tokens(text)
     rejecting = _rejected_sentences(text, raw)
     negating_clauses = set(carried)
     out: list[Token] = []
@@ -448,7 +458,19 @@ def tokens(text: str) -> list[Token]:
             start <= t.start < end for start, end in denied
         )
         out.append(
-            Token(t.norm, t.number, t.start, t.end, t.sentence, t.clause, t.raw, negated, rejected, t.segment)
+            Token(
+                t.norm,
+                t.number,
+                t.start,
+                t.end,
+                t.sentence,
+                t.clause,
+                t.raw,
+                negated,
+                rejected,
+                t.segment,
+                refers=t.clause in referring,
+            )
         )
     return out
 

@@ -94,6 +94,35 @@ class Reading:
                 sentence = self.text.tokens[m.first].sentence
                 for window in (sentence, sentence + 1):
                     out.setdefault(window, {}).setdefault(index, m)
+        # The subject of a rejected clause stays the subject of the pronoun that answers it:
+        # "don't assume the KV cache amortises like the weights: it's per sequence".
+        for m, sentence in self._antecedents(rubric.concepts[0]):
+            for window in (sentence, sentence + 1):
+                out.setdefault(window, {}).setdefault(0, m)
+        return out
+
+    def _antecedents(self, concept: tuple[str, ...]) -> list[tuple[Match, int]]:
+        """Matches of ``concept`` in a rejected clause that a later clause of the sentence (or the next
+        one) takes up with a pronoun, each with the sentence of that pronoun's clause."""
+        tokens = self.text.tokens
+        out: list[tuple[Match, int]] = []
+        for phrase in _concept_phrases(concept):
+            for m in self.text.find(phrase, negatable=False):
+                span = tokens[m.first : m.last + 1]
+                if not all(t.rejected for t in span):
+                    continue
+                sentence = span[0].sentence
+                answer = next(
+                    (
+                        t
+                        for t in tokens[m.last + 1 :]
+                        if t.sentence <= sentence + 1 and t.refers and not t.rejected and not t.negated
+                        and t.clause != span[-1].clause
+                    ),
+                    None,
+                )
+                if answer is not None and answer.sentence not in self.salad:
+                    out.append((m, answer.sentence))
         return out
 
     def span_text(self, matches: Sequence[Match]) -> str:

@@ -48,6 +48,15 @@ def test_a_denied_statement_makes_nothing() -> None:
     assert not any(check_explanation(RIDGE, "It is false that " + RIDGE.key_points[1].lower()).hits)
 
 
+def test_a_pronoun_after_a_rejected_claim_takes_up_its_subject() -> None:
+    problem = generate(BANK.get("critical-batch-recall"), 0)
+    kv = "KV cache adds bytes per sequence that batching does not share"
+    answered = "Don't assume the KV cache amortises like the weights: it's per sequence, so the step stays "
+    assert check_explanation(problem, answered + "bandwidth-bound beyond B*.").hits[4], kv
+    unanswered = "Don't assume the KV cache amortises like the weights. Weights are big, so the step stays "
+    assert not check_explanation(problem, unanswered + "bandwidth-bound beyond B*.").hits[4], kv
+
+
 def test_not_because_negates_the_reason_it_introduces() -> None:
     text = "Fusion helps not because it reduces FLOPs but because it cuts the memory round trips."
     assert check_explanation(FUSION, text).misconceptions == ()
