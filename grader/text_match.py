@@ -122,7 +122,14 @@ _NUMBER_WORDS = {
 }
 _MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 # Abbreviations folded to one word, so authors need not list both.
-_CANONICAL = {"b": "byte", "flops": "flop", "params": "paramet", "param": "paramet", "attn": "attent"}
+_CANONICAL = {
+    "b": "byte",
+    "flops": "flop",
+    "params": "paramet",
+    "param": "paramet",
+    "attn": "attent",
+    "ms": "millisecond",
+}
 # Shorthand engineers type, read as the words it stands for.
 _SHORTHAND: dict[str, tuple[str, ...]] = {
     "bw": ("bandwidth",),

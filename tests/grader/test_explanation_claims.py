@@ -123,6 +123,12 @@ def test_a_figure_far_off_in_the_same_unit_is_another_quantity_not_a_slip() -> N
     assert not slip.hits[0] and slip.wrong_figures[0][0].startswith("2.95")
 
 
+def test_milliseconds_spelled_out_state_the_figure_in_ms() -> None:
+    spelled = "26 GB over 1.5 TB/s is about 17 milliseconds a token. The math alone would be like 0.08 ms."
+    check = check_explanation(DECODE, spelled)
+    assert check.hits[2] and check.wrong_figures[2] == ("", "")
+
+
 def test_keyword_salad_scores_at_most_one_point() -> None:
     salad = (
         "Ops:byte roofline H100 SXM 295 dense sparse fp8, intensity bandwidth-bound compute-bound, the ridge "
