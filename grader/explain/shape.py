@@ -89,7 +89,9 @@ def is_salad(sentence: str) -> bool:
     # A list of fixes ("bigger batches, fewer ops, CUDA graphs, compile") is a claim when its items are
     # linked pairs; it is salad when its terms stack.
     listed = len(items) >= _LIST_ITEMS and short >= len(items) - 1 and links <= _LIST_LINKS
-    return listed and stacked_share(sentence) > _LIST_STACKED_SHARE
+    # A list its first item introduces ("fix overhead with bigger batches, fewer ops, ...") is a claim.
+    introduced = any(w.lower() in _STACK_LINKS for w in _WORD.findall(items[0])) if items else False
+    return listed and not introduced and stacked_share(sentence) > _LIST_STACKED_SHARE
 
 
 #: Below this share of link words (and relation symbols), a text of :data:`_SPARSE_MIN_WORDS` words or

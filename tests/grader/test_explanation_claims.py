@@ -157,6 +157,7 @@ def test_stacked_terms_with_a_linked_tail_are_salad_and_assert_nothing() -> None
 def test_terse_notes_and_lists_of_fixes_are_claims_not_salad() -> None:
     assert not is_salad("short seqs finish early and their slot idles, queued reqs can't enter")
     assert not is_salad("Fixes: overhead → bigger batches, fewer/larger ops, CUDA graphs, compile")
+    assert not is_salad("Fix overhead with bigger batches, fewer larger ops, CUDA graphs, compile")
     assert is_salad("roofline, ridge point, HBM bandwidth, tensor cores, fp8, batching, fusion")
 
 
