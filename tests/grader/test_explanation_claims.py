@@ -73,6 +73,15 @@ def test_a_predicate_reads_as_said_of_the_subject_before_it() -> None:
     }
 
 
+def test_a_point_said_only_inside_a_wrong_claim_is_not_made() -> None:
+    problem = generate(BANK.get("prefill-vs-decode-why"), 0)
+    wrong = "Decode is just one token per sequence, tiny, so it is compute-bound on the matmuls."
+    check = check_explanation(problem, wrong)
+    assert "decode is compute-bound" in check.misconceptions and not check.hits[2]
+    right = "Decode is just one token per sequence, about 1 FLOP/B, so it is bandwidth-bound."
+    assert check_explanation(problem, right).hits[2]
+
+
 @pytest.mark.parametrize(
     "frame",
     [
