@@ -224,7 +224,12 @@ class Reading:
         between = sorted(
             m.first for p in rubric.contrast for m in self.text.find(phrase_tokens(p), negatable=False)
         )
+        subjects = sorted(self._matches(rubric.concepts[0]), key=lambda m: m.first)
         for segment, lists in sorted(per_segment.items()):
+            if not lists[0] and all(lists[1:]):
+                # "Overhead-bound: Python and launches; it shrinks with smaller tensors": a segment that
+                # opens with a pronoun speaks of the subject said just before it.
+                lists = [self._referent(segment, subjects), *lists[1:]]
             if not all(lists):
                 continue
             for combo in itertools.islice(itertools.product(*lists), 64):
@@ -239,6 +244,17 @@ class Reading:
                 sentence = self.text.tokens[first].sentence
                 return Found(made=True, matches=tuple(combo), sentence=sentence)
         return Found(made=False)
+
+    def _referent(self, segment: int, subjects: Sequence[Match]) -> list[Match]:
+        """The subject a pronoun-led ``segment`` takes up: the last one said before it, in its sentence
+        or the one before (none when the segment does not open with a pronoun)."""
+        tokens = self.text.tokens
+        head = next((t for t in tokens if t.segment == segment), None)
+        if head is None or not head.refers:
+            return []
+        start = tokens.index(head)
+        before = [m for m in subjects if m.last < start and tokens[m.first].sentence >= head.sentence - 1]
+        return before[-1:]
 
 
 #: A figure in the point's unit this many times off (or more) names another quantity ("Llama 2 13B"

@@ -57,6 +57,14 @@ def test_a_pronoun_after_a_rejected_claim_takes_up_its_subject() -> None:
     assert not check_explanation(problem, unanswered + "bandwidth-bound beyond B*.").hits[4], kv
 
 
+def test_a_pronoun_led_segment_asserts_a_misconception_of_the_subject_before_it() -> None:
+    problem = generate(BANK.get("three-regimes-define"), 0)
+    wrong = "Overhead-bound: Python and launches; it shrinks if you use smaller tensors."
+    assert "overhead shrinks with smaller tensors" in check_explanation(problem, wrong).misconceptions
+    apart = "Overhead-bound: Python and launches. The GPU is fine. Memory shrinks if you use smaller tensors."
+    assert "overhead shrinks with smaller tensors" not in check_explanation(problem, apart).misconceptions
+
+
 def test_not_because_negates_the_reason_it_introduces() -> None:
     text = "Fusion helps not because it reduces FLOPs but because it cuts the memory round trips."
     assert check_explanation(FUSION, text).misconceptions == ()
