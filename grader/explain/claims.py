@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from grader.explain.lexicon import alternatives
-from grader.explain.shape import is_garbled, is_salad, is_sparse, is_stacked
+from grader.explain.shape import is_chained, is_garbled, is_salad, is_sparse, is_stacked
 from grader.rubric import Rubric
 from grader.text_match import Match, Text, Token, phrase_tokens
 
@@ -66,7 +66,8 @@ class Reading:
         salad_words = sum(1 for t in tokens if t.sentence in self.salad)
         #: Most of the text is salad: it makes one point at most.
         self.mostly_salad = bool(tokens) and (
-            salad_words * 2 >= len(tokens) or is_sparse(text) or is_garbled(text) or is_stacked(text)
+            salad_words * 2 >= len(tokens)
+            or any(test(text) for test in (is_sparse, is_garbled, is_stacked, is_chained))
         )
 
     def sentence_text(self, sentence: int) -> str:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader import Problem, check_explanation
-from grader.explain.shape import is_garbled, is_salad, is_stacked
+from grader.explain.shape import is_chained, is_garbled, is_salad, is_stacked
 from grader.explanation import MAX_EXPLANATION_CHARS
 from grader.grading import MAX_RESPONSE_CHARS
 from grader.problem import Kind
@@ -169,6 +169,17 @@ def test_stacked_terms_with_a_linked_tail_are_salad_and_assert_nothing() -> None
     check = check_explanation(problem, stacked)
     assert check.points_made <= 1 and check.misconceptions == () and check.suggested_rating == "again"
     assert check_explanation(problem, prose).points_made >= 2
+
+
+def test_nouns_strung_together_with_of_the_are_salad() -> None:
+    chained = (
+        "The GEMV of 1 FLOP per byte is the ridge of the KV heads, so speculative decoding of bf16 at 295 "
+        "batches the intensity of the int8 roofline."
+    )
+    assert is_chained(chained)
+    assert not is_chained(DECODE.model_answer) and not is_chained(RIDGE.model_answer)
+    check = check_explanation(generate(BANK.get("decode-one-flop-per-byte"), 0), chained)
+    assert check.points_made <= 1 and check.suggested_rating == "again"
 
 
 def test_terse_notes_and_lists_of_fixes_are_claims_not_salad() -> None:
