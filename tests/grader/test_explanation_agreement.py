@@ -14,22 +14,22 @@ from question_bank import load_bank
 
 FLOORS = {
     "dev": {
-        "rating_exact": 0.63,
-        "rating_within_one": 0.92,
-        "point_precision": 0.84,
-        "point_recall": 0.83,
-        "unusual_recall": 0.66,
-        "misconception_precision": 0.85,
-        "misconception_recall": 0.53,
+        "rating_exact": 0.78,
+        "rating_within_one": 0.96,
+        "point_precision": 0.88,
+        "point_recall": 0.92,
+        "unusual_recall": 0.83,
+        "misconception_precision": 0.91,
+        "misconception_recall": 0.87,
     },
     "holdout": {
-        "rating_exact": 0.59,
-        "rating_within_one": 0.94,
-        "point_precision": 0.80,
-        "point_recall": 0.81,
-        "unusual_recall": 0.60,
-        "misconception_precision": 0.60,
-        "misconception_recall": 0.40,
+        "rating_exact": 0.69,
+        "rating_within_one": 0.96,
+        "point_precision": 0.86,
+        "point_recall": 0.86,
+        "unusual_recall": 0.67,
+        "misconception_precision": 0.76,
+        "misconception_recall": 0.49,
     },
 }
 #: Recall items each split covers: dev has the five serving items' texts too.
@@ -49,5 +49,5 @@ def test_agreement_with_the_interviewer_labels_holds(split: str) -> None:
 def test_salad_and_wrong_answers_are_never_good_in_the_corpus_beyond_today() -> None:
     cases = load_corpus("dev") + load_corpus("holdout")
     measured = figures(run(cases, BANK))
-    assert measured["salad_max_points"] <= 5
-    assert measured["bad_rated_good"] <= 20
+    assert measured["salad_max_points"] <= 4
+    assert measured["bad_rated_good"] <= 27
