@@ -8,7 +8,8 @@ rating a careful interviewer gives. ``dev/`` is what the rubrics and the lexicon
 
 It prints, per split: the rating agreement (exact and within one step), key-point precision and
 recall (overall and for answers in unusual words), what salad, negated and wrong-figure texts earn,
-misconception precision and recall, correct answers rated Again, and the time per check (p50, p99);
+misconception precision and recall, correct answers rated Again, and the time per check (p50, p99, and
+the p99 of CPU time, which other work on a shared machine does not inflate);
 then the same per kind and per item.
 
     .venv/bin/python benchmarks/explanation_agreement.py [--split dev|holdout|all] [--items]
@@ -72,6 +73,8 @@ class Outcome:
     misconceptions: frozenset[str]
     rating: str
     seconds: float
+    #: CPU time of the check: what the check costs, whatever else shares the machine.
+    cpu_seconds: float = 0.0
 
 
 def load_corpus(split: str) -> list[Labelled]:
@@ -108,9 +111,9 @@ def run(cases: Iterable[Labelled], bank: Bank) -> list[Outcome]:
     out: list[Outcome] = []
     for case in cases:
         problem = problems.setdefault(case.item, problem_for(bank, case.item))
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         check = check_explanation(problem, case.text)
-        seconds = time.perf_counter() - start
+        seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
         out.append(
             Outcome(
                 case=case,
@@ -118,6 +121,7 @@ def run(cases: Iterable[Labelled], bank: Bank) -> list[Outcome]:
                 misconceptions=frozenset(check.misconceptions),
                 rating=check.suggested_rating,
                 seconds=seconds,
+                cpu_seconds=cpu_seconds,
             )
         )
     return out
@@ -145,6 +149,7 @@ def figures(outcomes: Sequence[Outcome]) -> dict[str, float]:
     bad = [o for o in outcomes if o.case.kind in ("negated", "wrong-figure", "salad")]
     goods = [o for o in outcomes if o.case.rating == "good"]
     times = sorted(o.seconds for o in outcomes) or [0.0]
+    cpu_times = sorted(o.cpu_seconds for o in outcomes) or [0.0]
     return {
         "texts": float(len(outcomes)),
         "rating_exact": _ratio(exact, len(outcomes)),
@@ -163,6 +168,7 @@ def figures(outcomes: Sequence[Outcome]) -> dict[str, float]:
         "good_texts": float(len(goods)),
         "p50_ms": 1000 * statistics.median(times),
         "p99_ms": 1000 * times[min(len(times) - 1, int(0.99 * len(times)))],
+        "p99_cpu_ms": 1000 * cpu_times[min(len(cpu_times) - 1, int(0.99 * len(cpu_times)))],
     }
 
 
@@ -175,7 +181,7 @@ def _summary(name: str, f: dict[str, float]) -> str:
         f"{f['salad_max_points']:.0f} point(s) each · negated/wrong figure/salad rated Good "
         f"{f['bad_rated_good']:.0f} of {f['bad_texts']:.0f} · correct rated Again "
         f"{f['good_rated_again']:.0f} "
-        f"of {f['good_texts']:.0f} · p99 {f['p99_ms']:.1f} ms"
+        f"of {f['good_texts']:.0f} · p99 {f['p99_ms']:.1f} ms (CPU time {f['p99_cpu_ms']:.1f} ms)"
     )
 
 

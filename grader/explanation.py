@@ -93,6 +93,19 @@ def _nothing(problem: Problem, *, empty: bool, checkable: bool = True) -> Explan
     )
 
 
+def _not_in_wrong_claims(reading: Reading, points: list[Found], wrong: list[Found]) -> list[Found]:
+    """Points whose words all stand in a segment of a sentence that asserts a misconception are not made:
+    "decode is one token, tiny, so it's compute-bound" credits nothing about decode's one token."""
+    if not wrong:
+        return points
+    bad = {reading.text.tokens[m.first].segment for f in wrong for m in f.matches}
+    out: list[Found] = []
+    for p in points:
+        segments = {reading.text.tokens[m.first].segment for m in p.matches}
+        out.append(Found(made=False) if p.made and segments <= bad else p)
+    return out
+
+
 def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
     """Which of ``problem.key_points`` the explanation makes, and which misconceptions it asserts.
 
@@ -109,10 +122,12 @@ def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
         reading = Reading(text)
         points = cap_salad(reading, [reading.point(rubric) for rubric in rubrics])
         found: list[tuple[str, Found]] = []
-        for m in problem.misconceptions:
+        # A text that is mostly salad makes no coherent claim: it asserts no misconception either.
+        for m in () if reading.mostly_salad else problem.misconceptions:
             asserted = reading.misconception(m.rubric)
             if asserted.made:
                 found.append((m.name, asserted))
+        points = _not_in_wrong_claims(reading, points, [f for _, f in found])
         hits = tuple(p.made for p in points)
         return ExplanationCheck(
             hits=hits,

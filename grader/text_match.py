@@ -13,7 +13,8 @@ names, not numbers); one that starts with a digit splits (``2P`` ~ ``2 P``). ``/
 ``memory-bound`` ~ ``memory bound``.
 
 The field's shorthand reads as its words: ``BW`` bandwidth, ``mem`` memory, ``AI`` arithmetic
-intensity, ``B*`` critical batch, ``bs`` batch size, ``w/o`` without; ``<``, ``≪`` read as below and
+intensity, ``B*`` critical batch, ``bs`` batch size, ``TP``/``PP`` tensor/pipeline parallelism,
+``w/o`` without; ``≠`` not; ``<``, ``≪`` read as below and
 ``>``, ``≫`` as above, ``↑``/``↓`` as up/down, ``∝`` as proportional, ``×`` (``2x``, ``×2``) as times,
 and an arrow (``→``, ``->``, ``=>``) ends a clause as "so" does.
 
@@ -121,7 +122,14 @@ _NUMBER_WORDS = {
 }
 _MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 # Abbreviations folded to one word, so authors need not list both.
-_CANONICAL = {"b": "byte", "flops": "flop", "params": "paramet", "param": "paramet", "attn": "attent"}
+_CANONICAL = {
+    "b": "byte",
+    "flops": "flop",
+    "params": "paramet",
+    "param": "paramet",
+    "attn": "attent",
+    "ms": "millisecond",
+}
 # Shorthand engineers type, read as the words it stands for.
 _SHORTHAND: dict[str, tuple[str, ...]] = {
     "bw": ("bandwidth",),
@@ -144,6 +152,14 @@ _SHORTHAND: dict[str, tuple[str, ...]] = {
     "elementwise": ("element", "wise"),
     "eltwise": ("element", "wise"),
     "thru": ("through",),
+    "tp": ("tensor", "parallelism"),
+    "pp": ("pipeline", "parallelism"),
+    "disagg": ("disaggregation",),
+    "iter": ("iteration",),
+    "iters": ("iterations",),
+    "sched": ("schedule",),
+    "tput": ("throughput",),
+    "thrpt": ("throughput",),
     "bc": ("because",),
     "cuz": ("because",),
     "coz": ("because",),
@@ -172,6 +188,8 @@ _SYMBOLS: dict[str, tuple[str, ...]] = {
     "w/": ("with",),
     "b/c": ("|",),
     "b*": ("critical", "batch"),
+    "≠": (NOT,),
+    "!=": (NOT,),
     "rather than": (NOT,),
     "instead of": (NOT,),
 }
@@ -182,7 +200,7 @@ _NUMBER = (
     r"(?:\s*(?:[x×*·]\s*10\s*\^\s*(?P<pow>[-+]?\d+)|[eE](?P<exp>[-+]?\d+)\b))?"
 )
 _TOKEN = re.compile(
-    r"(?P<sym>w/o|w/|b/c|\b[Bb]\*(?!\*)|rather\s+than|instead\s+of|->|=>|<<|>>|[<>≪≫≤≥↑↓∝÷→⇒✕]|×(?=\s*\d)|(?<=\d)[x×](?![\w]))|"
+    r"(?P<sym>w/o|w/|b/c|\b[Bb]\*(?!\*)|rather\s+than|instead\s+of|->|=>|<<|>>|!=|[<>≪≫≤≥≠↑↓∝÷→⇒✕]|×(?=\s*\d)|(?<=\d)[x×](?![\w]))|"
     + _NUMBER
     + r"|(?P<word>[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?)|(?P<per>/)|(?P<pct>%)|(?P<plus>\+)",
     re.UNICODE | re.IGNORECASE,
@@ -192,9 +210,10 @@ _CLAUSE_MARKS = re.compile(r"[,:()\[\]—–]")
 _ISE = re.compile(r"is(e|es|ed|ing|ation|ations)$")
 # Framings that put what follows in someone else's mouth, to reject it.
 _REJECTING_PHRASES = re.compile(
-    r"\b(people|some|many|folks|candidates|beginners|others|everyone|most)\b[\w\s,'’]{0,25}?"
+    r"\b(people|some|someone|somebody|many|folks|candidates|beginners|others|everyone|most)\b[\w\s,'’]{0,25}?"
     r"\b(think|thinks|say|says|believe|believes|assume|assumes|expect|expects|claim|claims)\b"
-    r"|\b(common|typical|classic|frequent|usual)\s+(mistake|slip|error|misconception|trap|confusion|myth)"
+    r"|\b(common|typical|classic|frequent|usual|intuitive|naive|obvious|tempting)\s+"
+    r"(mistake|slip|error|misconception|misunderstanding|trap|confusion|myth|answer|belief|assumption|guess)"
     r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for)\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"
@@ -232,6 +251,8 @@ class Token:
     negated: bool = False
     rejected: bool = False
     segment: int = 0
+    #: Its clause opens with a pronoun ("it's per sequence"): the clause speaks of an earlier subject.
+    refers: bool = False
 
     @property
     def negation(self) -> bool:
@@ -295,12 +316,18 @@ class _Raw:
     segment: int = 0
 
 
-def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int]]:
-    """Tokens, the word that opened each clause, and the clauses a negation carries into."""
+#: Words that, opening a clause, refer back to an earlier subject.
+_PRONOUNS = frozenset(_words("it its it's they their they're them this these those"))
+
+
+def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[int]]:
+    """Tokens, the word that opened each clause, the clauses a negation carries into, and the
+    clauses whose first word is a pronoun."""
     ends = sorted(m.start() for m in _SENTENCE_END.finditer(text))
     out: list[_Raw] = []
     openers: dict[int, str] = {}
     carried: set[int] = set()
+    referring: set[int] = set()
     sentence = clause = segment = last_end = 0
 
     def new_clause(opener: str = "") -> None:
@@ -341,6 +368,8 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int]]:
             out.append(_Raw("plus", None, m.start(), m.end(), sentence, clause, "+", segment))
             continue
         raw = m.group("word").lower().replace("’", "'")
+        if raw in _PRONOUNS and not (out and out[-1].clause == clause):
+            referring.add(clause)
         if raw in _CLAUSE_WORDS:
             if raw in _CARRY_OPENERS and out and out[-1].norm == NOT and out[-1].clause == clause:
                 carried.add(clause + 1)
@@ -364,7 +393,7 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int]]:
             if norm in _STOPWORDS or word in _STOPWORDS:
                 continue
             out.append(_Raw(norm, None, m.start(), m.end(), sentence, clause, word, segment))
-    return out, openers, carried
+    return out, openers, carried, referring
 
 
 def _rejected_sentences(text: str, raw: list[_Raw]) -> dict[int, int]:
@@ -392,7 +421,7 @@ def _rejected_sentences(text: str, raw: list[_Raw]) -> dict[int, int]:
 
 def tokens(text: str) -> list[Token]:
     """The text's tokens, filler dropped, numbers read by value, negation and rejection scoped."""
-    raw, openers, carried = _raw_tokens(text)
+    raw, openers, carried, referring = _raw_tokens(text)
     rejecting = _rejected_sentences(text, raw)
     negating_clauses = set(carried)
     out: list[Token] = []
@@ -436,7 +465,19 @@ def tokens(text: str) -> list[Token]:
             start <= t.start < end for start, end in denied
         )
         out.append(
-            Token(t.norm, t.number, t.start, t.end, t.sentence, t.clause, t.raw, negated, rejected, t.segment)
+            Token(
+                t.norm,
+                t.number,
+                t.start,
+                t.end,
+                t.sentence,
+                t.clause,
+                t.raw,
+                negated,
+                rejected,
+                t.segment,
+                refers=t.clause in referring,
+            )
         )
     return out
 

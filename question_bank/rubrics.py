@@ -8,6 +8,7 @@ from pydantic import Field, PlainValidator, model_validator
 from pydantic_core import PydanticCustomError
 
 from grader.estimator import FUNCTIONS
+from grader.explain.lexicon import unknown_references
 from grader.problem import Choice, Probe
 from grader.rubric import Misconception, Rubric
 from question_bank.model_base import Strict, bank_error
@@ -165,17 +166,71 @@ class MisconceptionSpec(RubricSpec):
         return Misconception(name=self.name, correction=self.correction, rubric=rubric)
 
 
+def _expand_subjects(data: Any) -> Any:
+    """The rubrics of a recall spec with each ``@name`` of its own ``subjects`` replaced by their forms."""
+    if not isinstance(data, dict) or not isinstance(data.get("subjects"), dict):
+        return data
+    subjects = {str(name): [_phrase(p) for p in forms or ()] for name, forms in data["subjects"].items()}
+
+    def phrases(items: Any) -> Any:
+        if not isinstance(items, list):
+            return items
+        out: list[Any] = []
+        for item in items:
+            name = item[1:] if isinstance(item, str) and item.startswith("@") else ""
+            out.extend(subjects.get(name, [item]))
+        return list(dict.fromkeys(out)) if all(isinstance(x, str) for x in out) else out
+
+    def spec(item: Any) -> Any:
+        if not isinstance(item, dict):
+            return item
+        out = dict(item)
+        if isinstance(out.get("concepts"), list):
+            out["concepts"] = [phrases(c) for c in out["concepts"]]
+        if "contrast" in out:
+            out["contrast"] = phrases(out["contrast"])
+        return out
+
+    data = dict(data)
+    for key in ("key_points", "misconceptions"):
+        if isinstance(data.get(key), list):
+            data[key] = [spec(item) for item in data[key]]
+    return data
+
+
 class RecallAnswer(Strict):
     """What a recall template and a recall scenario step share: key points, misconceptions, the answer.
 
     Listed first among a recall class's bases, so its optional ``explanation`` wins over the required one.
+    ``subjects`` names the item's own plain-language ways of saying its subjects ("the old way" for
+    static batching): a rubric phrase ``@name`` stands for them, as ``@name`` stands for a concept of
+    the field's lexicon (``grader/explain/lexicon.yaml``) everywhere.
     """
 
     kind: Literal["recall"]
+    subjects: dict[str, Annotated[list[Phrase], Field(min_length=1)]] = {}
     key_points: list[KeyPoint] = Field(min_length=3, max_length=6)
     misconceptions: list[MisconceptionSpec] = Field(min_length=2)
     model_answer: str = Field(min_length=1)
     explanation: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _subjects_expanded(cls, data: Any) -> Any:
+        return _expand_subjects(data)
+
+    @model_validator(mode="after")
+    def _known_references(self) -> Self:
+        specs: list[RubricSpec] = [*self.key_points, *self.misconceptions]
+        phrases = [p for spec in specs for concept in spec.concepts for p in concept]
+        phrases += [p for m in self.misconceptions for p in m.contrast]
+        unknown = unknown_references(phrases)
+        if unknown:
+            raise bank_error(
+                f"{unknown[0]} names no concept of the lexicon nor a subject of this item",
+                "add it under subjects: (this item's own words) or to grader/explain/lexicon.yaml",
+            )
+        return self
 
     @model_validator(mode="after")
     def _distinct_misconceptions(self) -> Self:

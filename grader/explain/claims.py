@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from grader.explain.lexicon import alternatives
-from grader.explain.shape import is_garbled, is_salad, is_sparse
+from grader.explain.shape import is_chained, is_garbled, is_salad, is_sparse, is_stacked
 from grader.rubric import Rubric
 from grader.text_match import Match, Text, Token, phrase_tokens
 
@@ -74,7 +74,8 @@ class Reading:
         salad_words = sum(1 for t in tokens if t.sentence in self.salad)
         #: Most of the text is salad: it makes one point at most.
         self.mostly_salad = bool(tokens) and (
-            salad_words * 2 >= len(tokens) or is_sparse(text) or is_garbled(text)
+            salad_words * 2 >= len(tokens)
+            or any(test(text) for test in (is_sparse, is_garbled, is_stacked, is_chained))
         )
 
     def sentence_text(self, sentence: int) -> str:
@@ -102,6 +103,35 @@ class Reading:
                 sentence = self.text.tokens[m.first].sentence
                 for window in (sentence, sentence + 1):
                     out.setdefault(window, {}).setdefault(index, m)
+        # The subject of a rejected clause stays the subject of the pronoun that answers it:
+        # "don't assume the KV cache amortises like the weights: it's per sequence".
+        for m, sentence in self._antecedents(rubric.concepts[0]):
+            for window in (sentence, sentence + 1):
+                out.setdefault(window, {}).setdefault(0, m)
+        return out
+
+    def _antecedents(self, concept: tuple[str, ...]) -> list[tuple[Match, int]]:
+        """Matches of ``concept`` in a rejected clause that a later clause of the sentence (or the next
+        one) takes up with a pronoun, each with the sentence of that pronoun's clause."""
+        tokens = self.text.tokens
+        out: list[tuple[Match, int]] = []
+        for phrase in _concept_phrases(concept):
+            for m in self.text.find(phrase, negatable=False):
+                span = tokens[m.first : m.last + 1]
+                if not all(t.rejected for t in span):
+                    continue
+                sentence = span[0].sentence
+                answer = next(
+                    (
+                        t
+                        for t in tokens[m.last + 1 :]
+                        if t.sentence <= sentence + 1 and t.refers and not t.rejected and not t.negated
+                        and t.clause != span[-1].clause
+                    ),
+                    None,
+                )
+                if answer is not None and answer.sentence not in self.salad:
+                    out.append((m, answer.sentence))
         return out
 
     def span_text(self, matches: Sequence[Match]) -> str:
@@ -148,7 +178,9 @@ class Reading:
             if m.last - m.first != len(unit) - 1:
                 continue  # "1 FLOP / 12 B" is no figure in FLOP/B: a unit is written without a gap
             before = tokens[m.first - 1] if m.first > 0 else None
-            if before is not None and before.number is not None:
+            if before is None or before.number is None:
+                continue
+            if _same_quantity(before.number, rubric.value):
                 said.append(before)
         if not said:
             return None
@@ -182,26 +214,68 @@ class Reading:
         return {}
 
     def misconception(self, rubric: Rubric) -> Found:
-        """Whether one segment of a sentence asserts every concept of a misconception's rubric."""
+        """Whether one segment of a sentence asserts every concept of a misconception's rubric.
+
+        The first concept is the claim's subject. A ``contrast`` phrase between two of the concepts
+        pairs them with something else; so does one before them when the subject comes last, since a
+        predicate reads as said of the subject before it ("prefill above → compute-bound, decode far
+        below → bandwidth-bound" says nothing compute-bound about decode).
+        """
         if not rubric.concepts:
             return Found(made=False)
-        per_segment: dict[int, dict[int, Match]] = {}
+        per_segment: dict[int, list[list[Match]]] = {}
         for index, concept in enumerate(rubric.concepts):
             for m in sorted(self._matches(concept), key=lambda m: m.start):
-                per_segment.setdefault(self.text.tokens[m.first].segment, {}).setdefault(index, m)
+                lists = per_segment.setdefault(
+                    self.text.tokens[m.first].segment, [[] for _ in rubric.concepts]
+                )
+                lists[index].append(m)
         between = sorted(
             m.first for p in rubric.contrast for m in self.text.find(phrase_tokens(p), negatable=False)
         )
-        for _, found in sorted(per_segment.items()):
-            if len(found) < len(rubric.concepts):
+        subjects = sorted(self._matches(rubric.concepts[0]), key=lambda m: m.first)
+        for segment, lists in sorted(per_segment.items()):
+            if not lists[0] and all(lists[1:]):
+                # "Overhead-bound: Python and launches; it shrinks with smaller tensors": a segment that
+                # opens with a pronoun speaks of the subject said just before it.
+                lists = [self._referent(segment, subjects), *lists[1:]]
+            if not all(lists):
                 continue
-            first = min(m.first for m in found.values())
-            last = max(m.first for m in found.values())
-            if any(first < position < last for position in between):
-                continue
-            sentence = self.text.tokens[first].sentence
-            return Found(made=True, matches=tuple(found[i] for i in sorted(found)), sentence=sentence)
+            for combo in itertools.islice(itertools.product(*lists), 64):
+                first = min(m.first for m in combo)
+                last = max(m.first for m in combo)
+                if any(first < position < last for position in between):
+                    continue
+                if combo[0].first != first and any(
+                    position < first and self.text.tokens[position].segment == segment for position in between
+                ):
+                    continue
+                sentence = self.text.tokens[first].sentence
+                return Found(made=True, matches=tuple(combo), sentence=sentence)
         return Found(made=False)
+
+    def _referent(self, segment: int, subjects: Sequence[Match]) -> list[Match]:
+        """The subject a pronoun-led ``segment`` takes up: the last one said before it, in its sentence
+        or the one before (none when the segment does not open with a pronoun)."""
+        tokens = self.text.tokens
+        head = next((t for t in tokens if t.segment == segment), None)
+        if head is None or not head.refers:
+            return []
+        start = tokens.index(head)
+        before = [m for m in subjects if m.last < start and tokens[m.first].sentence >= head.sentence - 1]
+        return before[-1:]
+
+
+#: A figure in the point's unit this many times off (or more) names another quantity ("Llama 2 13B"
+#: beside a KV cache of 819,200 B), not a slip in this one (29.5 for 295, 2,950 for 295).
+OTHER_QUANTITY_RATIO = 1000.0
+
+
+def _same_quantity(said: float, value: float) -> bool:
+    if not (math.isfinite(said) and said > 0 and value > 0):
+        return True
+    ratio = said / value
+    return 1 / OTHER_QUANTITY_RATIO < ratio < OTHER_QUANTITY_RATIO
 
 
 def _close(a: float, b: float, rel_tol: float) -> bool:

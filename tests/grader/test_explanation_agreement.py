@@ -14,31 +14,33 @@ from question_bank import load_bank
 
 FLOORS = {
     "dev": {
-        "rating_exact": 0.65,
-        "rating_within_one": 0.94,
-        "point_precision": 0.82,
-        "point_recall": 0.85,
-        "unusual_recall": 0.74,
-        "misconception_precision": 0.78,
-        "misconception_recall": 0.56,
+        "rating_exact": 0.78,
+        "rating_within_one": 0.96,
+        "point_precision": 0.88,
+        "point_recall": 0.92,
+        "unusual_recall": 0.83,
+        "misconception_precision": 0.91,
+        "misconception_recall": 0.87,
     },
     "holdout": {
-        "rating_exact": 0.59,
-        "rating_within_one": 0.94,
-        "point_precision": 0.80,
-        "point_recall": 0.81,
-        "unusual_recall": 0.60,
-        "misconception_precision": 0.60,
-        "misconception_recall": 0.40,
+        "rating_exact": 0.69,
+        "rating_within_one": 0.96,
+        "point_precision": 0.86,
+        "point_recall": 0.86,
+        "unusual_recall": 0.67,
+        "misconception_precision": 0.76,
+        "misconception_recall": 0.49,
     },
 }
+#: Recall items each split covers: dev has the five serving items' texts too.
+ITEMS = {"dev": 22, "holdout": 17}
 BANK = load_bank()
 
 
 @pytest.mark.parametrize("split", sorted(FLOORS))
 def test_agreement_with_the_interviewer_labels_holds(split: str) -> None:
     cases = load_corpus(split)
-    assert len({c.item for c in cases}) == 17 and len(cases) >= 200
+    assert len({c.item for c in cases}) == ITEMS[split] and len(cases) >= 200
     measured = figures(run(cases, BANK))
     below = {name: round(measured[name], 3) for name, low in FLOORS[split].items() if measured[name] < low}
     assert below == {}
@@ -47,5 +49,5 @@ def test_agreement_with_the_interviewer_labels_holds(split: str) -> None:
 def test_salad_and_wrong_answers_are_never_good_in_the_corpus_beyond_today() -> None:
     cases = load_corpus("dev") + load_corpus("holdout")
     measured = figures(run(cases, BANK))
-    assert measured["salad_max_points"] <= 5
-    assert measured["bad_rated_good"] <= 20
+    assert measured["salad_max_points"] <= 4
+    assert measured["bad_rated_good"] <= 27

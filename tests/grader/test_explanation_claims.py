@@ -7,11 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader import Problem, check_explanation
+from grader.explain.shape import is_chained, is_garbled, is_salad, is_stacked
 from grader.explanation import MAX_EXPLANATION_CHARS
 from grader.grading import MAX_RESPONSE_CHARS
 from grader.problem import Kind
 from question_bank import generate, load_bank
-from question_bank.rubric_check import OFF_TOPIC
+from question_bank.rubric_check import OFF_TOPIC, shuffled
 from question_bank.scenarios import generate_scenario
 
 BANK = load_bank()
@@ -47,9 +48,46 @@ def test_a_denied_statement_makes_nothing() -> None:
     assert not any(check_explanation(RIDGE, "It is false that " + RIDGE.key_points[1].lower()).hits)
 
 
+def test_a_pronoun_after_a_rejected_claim_takes_up_its_subject() -> None:
+    problem = generate(BANK.get("critical-batch-recall"), 0)
+    kv = "KV cache adds bytes per sequence that batching does not share"
+    answered = "Don't assume the KV cache amortises like the weights: it's per sequence, so the step stays "
+    assert check_explanation(problem, answered + "bandwidth-bound beyond B*.").hits[4], kv
+    unanswered = "Don't assume the KV cache amortises like the weights. Weights are big, so the step stays "
+    assert not check_explanation(problem, unanswered + "bandwidth-bound beyond B*.").hits[4], kv
+
+
+def test_a_pronoun_led_segment_asserts_a_misconception_of_the_subject_before_it() -> None:
+    problem = generate(BANK.get("three-regimes-define"), 0)
+    wrong = "Overhead-bound: Python and launches; it shrinks if you use smaller tensors."
+    assert "overhead shrinks with smaller tensors" in check_explanation(problem, wrong).misconceptions
+    apart = "Overhead-bound: Python and launches. The GPU is fine. Memory shrinks if you use smaller tensors."
+    assert "overhead shrinks with smaller tensors" not in check_explanation(problem, apart).misconceptions
+
+
 def test_not_because_negates_the_reason_it_introduces() -> None:
     text = "Fusion helps not because it reduces FLOPs but because it cuts the memory round trips."
     assert check_explanation(FUSION, text).misconceptions == ()
+
+
+def test_a_predicate_reads_as_said_of_the_subject_before_it() -> None:
+    problem = generate(BANK.get("prefill-vs-decode-why"), 0)
+    paired = "H100 ridge ≈ 295 → prefill above (compute-bound), small-batch decode far below (BW-bound)."
+    assert check_explanation(problem, paired).misconceptions == ()
+    wrong = "Prefill streams the prompt, so it is bandwidth-bound, and decode is compute-bound."
+    assert set(check_explanation(problem, wrong).misconceptions) == {
+        "decode is compute-bound",
+        "prefill is bandwidth-bound",
+    }
+
+
+def test_a_point_said_only_inside_a_wrong_claim_is_not_made() -> None:
+    problem = generate(BANK.get("prefill-vs-decode-why"), 0)
+    wrong = "Decode is just one token per sequence, tiny, so it is compute-bound on the matmuls."
+    check = check_explanation(problem, wrong)
+    assert "decode is compute-bound" in check.misconceptions and not check.hits[2]
+    right = "Decode is just one token per sequence, about 1 FLOP/B, so it is bandwidth-bound."
+    assert check_explanation(problem, right).hits[2]
 
 
 @pytest.mark.parametrize(
@@ -58,6 +96,8 @@ def test_not_because_negates_the_reason_it_introduces() -> None:
         "A common mistake is to think that fusion reduces FLOPs.",
         "It's a myth that fusion reduces FLOPs.",
         "People often think fusion reduces FLOPs, but it does the same math.",
+        "The intuitive answer is that fusion reduces FLOPs, but it does the same math.",
+        "Someone might think fusion reduces FLOPs; it does the same math.",
         "Mistakes to avoid:\n- fusion reduces FLOPs\n- element-wise ops are compute-bound",
     ],
 )
@@ -73,6 +113,16 @@ def test_shorthand_symbols_and_transposed_letters_read() -> None:
     assert check_explanation(FUSION, "cos is elementwise so it's memroy-bound: t = bytes/BW.").hits[0]
 
 
+def test_parallelism_shorthand_and_the_not_equal_sign_read() -> None:
+    problem = generate(BANK.get("pipeline-vs-tensor-parallel-why"), 0)
+    terse = "TP: weight read split n ways → per-tok latency ↓ ~n×. PP: stages serial → bs1 latency = 1 read."
+    assert check_explanation(problem, terse).hits[0]
+    wrong = "PP with p stages makes each token p times faster."
+    flagged = check_explanation(problem, wrong).misconceptions
+    assert "a pipeline of p stages makes each token p times faster" in flagged
+    assert check_explanation(problem, "NB PP ≠ p× faster per token (stages are serial).").misconceptions == ()
+
+
 def test_a_wrong_figure_voids_the_point_and_is_named() -> None:
     right = "Ridge = peak / bandwidth = 989e12 / 3.35e12 ≈ 295 FLOP/B."
     wrong = "Ridge = peak / bandwidth = 989e12 / 3.35e12 ≈ 29.5 FLOP/B."
@@ -83,6 +133,19 @@ def test_a_wrong_figure_voids_the_point_and_is_named() -> None:
     assert typed.startswith("29.5") and expected.startswith("295")
 
 
+def test_a_figure_far_off_in_the_same_unit_is_another_quantity_not_a_slip() -> None:
+    problem = generate(BANK.get("kv-cache-formula-recall"), 0)
+    assert check_explanation(problem, "For 13B: 2*40*40*128*2 = ~820 KB per token.").hits[1]
+    slip = check_explanation(RIDGE, "Ridge = peak / bandwidth = 989e12 / 3.35e12 ≈ 2.95 FLOP/B.")
+    assert not slip.hits[0] and slip.wrong_figures[0][0].startswith("2.95")
+
+
+def test_milliseconds_spelled_out_state_the_figure_in_ms() -> None:
+    spelled = "26 GB over 1.5 TB/s is about 17 milliseconds a token. The math alone would be like 0.08 ms."
+    check = check_explanation(DECODE, spelled)
+    assert check.hits[2] and check.wrong_figures[2] == ("", "")
+
+
 def test_keyword_salad_scores_at_most_one_point() -> None:
     salad = (
         "Ops:byte roofline H100 SXM 295 dense sparse fp8, intensity bandwidth-bound compute-bound, the ridge "
@@ -90,6 +153,49 @@ def test_keyword_salad_scores_at_most_one_point() -> None:
     )
     check = check_explanation(RIDGE, salad)
     assert check.points_made <= 1 and check.suggested_rating == "again"
+
+
+def test_stacked_terms_with_a_linked_tail_are_salad_and_assert_nothing() -> None:
+    stacked = (
+        "Prefill compute-bound decode bandwidth-bound arithmetic intensity T tokens batch H100 295 KV cache "
+        "tensor cores, the prompt reads the weights per FLOP of the bytes."
+    )
+    prose = (
+        "Prefill runs every prompt token through each weight read, so it sits above the H100 ridge of 295 "
+        "FLOP/B and is compute-bound; decode runs one token per sequence and is bandwidth-bound."
+    )
+    assert is_stacked(stacked) and not is_stacked(prose)
+    problem = generate(BANK.get("prefill-vs-decode-why"), 0)
+    check = check_explanation(problem, stacked)
+    assert check.points_made <= 1 and check.misconceptions == () and check.suggested_rating == "again"
+    assert check_explanation(problem, prose).points_made >= 2
+
+
+def test_nouns_strung_together_with_of_the_are_salad() -> None:
+    chained = (
+        "The GEMV of 1 FLOP per byte is the ridge of the KV heads, so speculative decoding of bf16 at 295 "
+        "batches the intensity of the int8 roofline."
+    )
+    assert is_chained(chained)
+    assert not is_chained(DECODE.model_answer) and not is_chained(RIDGE.model_answer)
+    check = check_explanation(generate(BANK.get("decode-one-flop-per-byte"), 0), chained)
+    assert check.points_made <= 1 and check.suggested_rating == "again"
+
+
+def test_terse_notes_and_lists_of_fixes_are_claims_not_salad() -> None:
+    assert not is_salad("short seqs finish early and their slot idles, queued reqs can't enter")
+    assert not is_salad("Fixes: overhead → bigger batches, fewer/larger ops, CUDA graphs, compile")
+    assert not is_salad("Fix overhead with bigger batches, fewer larger ops, CUDA graphs, compile")
+    assert is_salad("roofline, ridge point, HBM bandwidth, tensor cores, fp8, batching, fusion")
+
+
+def test_pronouns_and_variables_are_not_read_as_scrambled_word_order() -> None:
+    prose = (
+        "Adding a and b in fp32 reads 8 bytes and writes 4, one FLOP per 12 bytes. This is far below the "
+        "ridge. This, and the matmul's reuse, is the whole story: each value is reused n times."
+    )
+    assert not is_garbled(prose)
+    assert is_garbled(shuffled(prose, seed=1) + " " + shuffled(prose, seed=2))
 
 
 def test_a_plain_words_answer_makes_its_points() -> None:

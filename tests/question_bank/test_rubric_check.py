@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from grader import Kind, Problem, Rubric, check_explanation
 from question_bank import generate, load_bank
 from question_bank.rubric_check import OFF_TOPIC, explanation_issue, negated, rejected, shuffled
-from question_bank.schema import KeyPoint
+from question_bank.schema import KeyPoint, RecallAnswer
 
 BANK = load_bank(include_shipped=True)
 RECALL = [t for t in BANK.templates if t.kind == "recall"]
@@ -120,3 +120,24 @@ def test_every_point_survives_neither_negation_nor_shuffling(template: object) -
     for m in problem.misconceptions:
         assert m.name in check_explanation(problem, m.name + ".").misconceptions
         assert m.name not in check_explanation(problem, rejected(m.name)).misconceptions
+
+
+def _recall_spec(**extra: object) -> dict[str, object]:
+    points = [{"point": f"p{i}", "concepts": [["@old", "static"], ["waits"]]} for i in range(3)]
+    misconceptions = [
+        {"name": f"m{i}", "correction": "c", "concepts": [["@old"], ["faster math"]]} for i in range(2)
+    ]
+    answer = {"kind": "recall", "model_answer": "a"}
+    return {**answer, "key_points": points, "misconceptions": misconceptions, **extra}
+
+
+def test_an_item_s_own_subjects_stand_for_their_forms_in_its_rubrics() -> None:
+    spec = RecallAnswer.model_validate(_recall_spec(subjects={"old": ["the old way", "static batching"]}))
+    assert spec.key_points[0].concepts[0] == ["the old way", "static batching", "static"]
+    assert spec.misconceptions[1].concepts[0] == ["the old way", "static batching"]
+
+
+def test_a_reference_to_no_subject_nor_lexicon_concept_is_refused() -> None:
+    with pytest.raises(ValidationError) as caught:
+        RecallAnswer.model_validate(_recall_spec())
+    assert "@old names no concept of the lexicon nor a subject of this item" in str(caught.value)
