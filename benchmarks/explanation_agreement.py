@@ -4,7 +4,8 @@ The corpus (``tests/grader/data/explanations/``) holds typed explanations for ev
 written by people who had seen only each question and its key-point sentences, each labelled by hand
 before any check ran: the key points it truly makes, the misconceptions it truly asserts, and the
 rating a careful interviewer gives. ``dev/`` is what the rubrics and the lexicon were grown on;
-``holdout/`` was kept aside until the checker was done, so its figures are the honest estimate.
+``holdout/`` was kept aside until the checker was done, so its figures are the honest estimate (writers
+F and G, who wrote for all 22 items, were scored once, after the last change to the checks).
 
 It prints, per split: the rating agreement (exact and within one step), key-point precision and
 recall (overall and for answers in unusual words), what salad, negated and wrong-figure texts earn,

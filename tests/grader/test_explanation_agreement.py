@@ -22,18 +22,20 @@ FLOORS = {
         "misconception_precision": 0.91,
         "misconception_recall": 0.87,
     },
+    # Writers C (17 items), F and G (22 items): F and G wrote blind after the checks of today were
+    # built, and were scored once, so these figures are the honest estimate on new writers.
     "holdout": {
-        "rating_exact": 0.69,
-        "rating_within_one": 0.96,
+        "rating_exact": 0.63,
+        "rating_within_one": 0.93,
         "point_precision": 0.86,
-        "point_recall": 0.86,
-        "unusual_recall": 0.67,
-        "misconception_precision": 0.76,
-        "misconception_recall": 0.49,
+        "point_recall": 0.87,
+        "unusual_recall": 0.66,
+        "misconception_precision": 0.67,
+        "misconception_recall": 0.45,
     },
 }
-#: Recall items each split covers: dev has the five serving items' texts too.
-ITEMS = {"dev": 22, "holdout": 17}
+#: Recall items each split covers: every recall item of the bank, in both.
+ITEMS = {"dev": 22, "holdout": 22}
 BANK = load_bank()
 
 
@@ -50,4 +52,4 @@ def test_salad_and_wrong_answers_are_never_good_in_the_corpus_beyond_today() -> 
     cases = load_corpus("dev") + load_corpus("holdout")
     measured = figures(run(cases, BANK))
     assert measured["salad_max_points"] <= 4
-    assert measured["bad_rated_good"] <= 27
+    assert measured["bad_rated_good"] <= 37
