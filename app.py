@@ -6,7 +6,7 @@ import streamlit as st
 
 from ui.context import db_path, init_session
 from ui.long_lived import freeze_long_lived
-from ui.shell import open_requested_page
+from ui.shell_view import open_requested_page
 
 _HERE = Path(__file__).parent
 # The app's own icon files: a favicon from the material-icon font is fetched from a font server on

@@ -254,7 +254,7 @@ def run_condition(
 
 
 def _drawn_on_roofline(problem: object) -> bool:
-    from ui.roofline_view import roofline_view
+    from ui.roofline_answer import roofline_view
 
     return roofline_view(problem, None) is not None  # type: ignore[arg-type]
 

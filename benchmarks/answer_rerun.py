@@ -29,7 +29,7 @@ from grader.units import format_quantity  # noqa: E402
 from question_bank import generate, load_bank  # noqa: E402
 from ui import state_keys as keys  # noqa: E402
 from ui.long_lived import freeze_long_lived  # noqa: E402
-from ui.practice import Current  # noqa: E402
+from ui.practice.loop import Current  # noqa: E402
 
 BARE_PAGE = ROOT / "benchmarks" / "bare_page.py"
 

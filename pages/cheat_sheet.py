@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.cheat_sheet_view import show_cheat_sheet
-from ui.shell import open_inside_app
+from ui.cheat_sheet.sheet_view import show_cheat_sheet
+from ui.shell_view import open_inside_app
 
 open_inside_app("pages/cheat_sheet.py")
 st.title("Cheat sheet")

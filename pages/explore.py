@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import explore_view as view
+from ui.explore import page_view as view
 from ui.query_params import read_address
-from ui.shell import open_inside_app
+from ui.shell_view import open_inside_app
 
 open_inside_app("pages/explore.py")
 st.title("Explore")

@@ -19,8 +19,8 @@ from gpu_checks.table import history_rows
 from question_bank import load_checklist
 from ui import state_keys as keys
 from ui.context import db_path, init_session
-from ui.gpu_checks_view import device_card, show_report
-from ui.shell import open_inside_app
+from ui.gpu_checks.run_view import device_card, show_report
+from ui.shell_view import open_inside_app
 
 
 def _start(runner: Runner, plan: Plan, device: str) -> None:

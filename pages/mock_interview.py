@@ -22,7 +22,7 @@ from ui import cached
 from ui import state_keys as keys
 from ui.context import db_path, local_time, now, user_zone
 from ui.explanation_view import AT_LIMIT
-from ui.mock import (
+from ui.mock.interview import (
     ProblemUnavailableError,
     ScreenTime,
     item_titles,
@@ -33,8 +33,7 @@ from ui.mock import (
     settle_past,
     unreadable_message,
 )
-from ui.mock_setup_view import show_setup
-from ui.mock_view import (
+from ui.mock.interview_view import (
     answer_widget,
     countdown,
     history_table,
@@ -43,10 +42,11 @@ from ui.mock_view import (
     unavailable_debrief,
     unavailable_problem,
 )
+from ui.mock.setup_view import show_setup
+from ui.practice.scenario_view import show_chain_summaries, show_step_context
 from ui.query_params import read_address
-from ui.scenario_view import show_chain_summaries, show_step_context
-from ui.shell import open_inside_app
-from ui.store_notice import show_store_error
+from ui.shell_view import open_inside_app
+from ui.store_notice_view import show_store_error
 
 open_inside_app("pages/mock_interview.py")
 st.title("Mock interview")
@@ -197,7 +197,7 @@ def _open_picked() -> None:
     _attach(int(st.session_state[keys.MOCK_HISTORY_PICK]))
 
 
-# --- the three screens (setup: ui.mock_setup_view) ---------------------------------------------------
+# --- the three screens (setup: ui.mock.setup_view) ---------------------------------------------------
 def _running(session: MockSession) -> None:
     problems = problem_slots(bank, session)
     stored = answers(store, session.id)

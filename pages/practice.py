@@ -15,8 +15,8 @@ from progress.scheduling import Queue, due_queue, next_due, streak
 from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
-from ui.anki_download import show_take_away
-from ui.answer_help import show_answer_help
+from ui.answer_help_view import show_answer_help
+from ui.choice_view import PICK_FIRST, show_choice
 from ui.context import local_time, new_seed, now
 from ui.explanation_view import (
     escape_markdown,
@@ -24,14 +24,10 @@ from ui.explanation_view import (
     reset_practice_explanation,
     show_recall_answer,
 )
-from ui.practice import Current, Tally, extra_template_id, problem_for, queue_order, submit
-from ui.practice_address import PARAMS as ADDRESS_PARAMS
-from ui.practice_address import from_query, to_query, variant_template_id
-from ui.practice_choice_view import PICK_FIRST, show_choice
-from ui.query_params import read_address
-from ui.render import reading_markdown, show_verdict_alerts
-from ui.roofline_view import roofline_markdown
-from ui.scenario_practice import (
+from ui.practice.address import PARAMS as ADDRESS_PARAMS
+from ui.practice.address import from_query, to_query, variant_template_id
+from ui.practice.loop import Current, Tally, extra_template_id, problem_for, queue_order, submit
+from ui.practice.scenario import (
     SCENARIOS,
     extra_scenario_id,
     filter_keeps,
@@ -39,9 +35,13 @@ from ui.scenario_practice import (
     queue_scope,
     scenario_for,
 )
-from ui.scenario_view import show_scenario
-from ui.shell import open_inside_app
-from ui.store_notice import show_store_error
+from ui.practice.scenario_view import show_scenario
+from ui.practice.take_away_view import show_take_away
+from ui.query_params import read_address
+from ui.render_view import reading_markdown, show_verdict_alerts
+from ui.roofline_answer import roofline_markdown
+from ui.shell_view import open_inside_app
+from ui.store_notice_view import show_store_error
 
 # Keyboard shortcuts, as in flash-card tools: N goes on, V draws another variant (1-4 rate a recall and
 # S shows its answer: ui/explanation_view.py). Streamlit shows each key on its button.

@@ -14,13 +14,13 @@ from progress.attempt_rows import skipped_notice
 from progress.readiness import DEFAULT_RULE, FactorName, Gate, ItemReadiness, ItemStatus, assess
 from question_bank import load_checklist
 from ui import cached
-from ui import readiness_charts as charts
 from ui import state_keys as keys
 from ui.context import db_path, now, user_zone
-from ui.practice_link import practice_button
-from ui.readiness_plan import plan_section
-from ui.shell import open_inside_app
-from ui.store_notice import show_store_error
+from ui.practice_link_view import practice_button
+from ui.readiness import charts
+from ui.readiness.plan_view import plan_section
+from ui.shell_view import open_inside_app
+from ui.store_notice_view import show_store_error
 
 _GATE_TEXT = {
     Gate.SCORE: f"score ≥ {DEFAULT_RULE.ready_score:.0f}",

@@ -43,7 +43,7 @@ def test_domain_packages_import_neither_torch_nor_streamlit() -> None:
 
 def test_grader_imports_neither_the_bank_nor_the_app_but_for_the_estimators_command() -> None:
     """``grader`` never imports ``question_bank`` or ``ui``. The one exception: run as a script,
-    ``grader/estimator/__main__.py`` hands ``python -m grader.estimator explore`` to ``ui.explore_cli``,
+    ``grader/estimator/__main__.py`` hands ``python -m grader.estimator explore`` to ``ui.explore.cli``,
     which reads the bank's presets; that entry point runs only as a command."""
     outward = re.compile(r"^\s*(from|import)\s+(question_bank|ui|progress|pages)\b", re.MULTILINE)
     found = {}

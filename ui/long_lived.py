@@ -26,13 +26,13 @@ MODULES = (
     "progress.readiness",
     "progress.scheduling",
     "question_bank",
-    "ui.mock",
-    "ui.mock_setup_view",
-    "ui.mock_view",
-    "ui.practice",
-    "ui.readiness_charts",
-    "ui.render",
-    "ui.roofline_view",
+    "ui.mock.interview",
+    "ui.mock.setup_view",
+    "ui.mock.interview_view",
+    "ui.practice.loop",
+    "ui.readiness.charts",
+    "ui.render_view",
+    "ui.roofline_answer",
 )
 
 _lock = threading.Lock()

@@ -16,7 +16,7 @@ from question_bank import load_hardware
 from question_bank.model_base import KEBAB_ID
 from question_bank.presets import standard_attention_models
 from ui import state_keys as keys
-from ui.explore_figures import DTYPES, LIMITS
+from ui.explore.figures import DTYPES, LIMITS
 
 #: Practice: the template id on screen, its seed, and ``extra=1`` for practice off the schedule;
 #: ``pins`` for a draw with some params set (``pins=model:llama3_8b,prompt:1000``, a drilled setup).

@@ -14,9 +14,9 @@ CLOCK = "ctx_clock"
 RNG_SEED = "ctx_rng_seed"
 #: A tzinfo to show times in (tests seed one); absent: the browser's time zone (st.context.timezone).
 ZONE = "ctx_zone"
-#: A page a direct visit asked for, opened by app.py once its navigation exists (see ui.shell).
+#: A page a direct visit asked for, opened by app.py once its navigation exists (see ui.shell_view).
 OPEN_PAGE = "ctx_open_page"
-#: True once app.py has run in this session (see ui.shell).
+#: True once app.py has run in this session (see ui.shell_view).
 APP_SHELL_SEEN = "ctx_app_shell_seen"
 
 # --- practice page ---------------------------------------------------------------------------------
@@ -60,7 +60,7 @@ PRACTICE_CHECKED = "practice_checked"
 #: Prefixes of the overrule checkboxes: practice_point_<key point index>, practice_misconception_<index>.
 PRACTICE_POINT_PREFIX = "practice_point_"
 PRACTICE_MISCONCEPTION_PREFIX = "practice_misconception_"
-#: The ui.scenario_practice.ScenarioRun of the scenario on screen, or absent.
+#: The ui.practice.scenario.ScenarioRun of the scenario on screen, or absent.
 PRACTICE_SCENARIO_RUN = "practice_scenario_run"
 #: Prefixes of a scenario step's answer widgets: practice_step_answer_<seed>_<step>.
 PRACTICE_STEP_ANSWER_PREFIX = "practice_step_answer_"
@@ -88,7 +88,7 @@ MOCK_ACTIVE_ID = "mock_active_id"
 MOCK_POSITION = "mock_position"
 #: True after "Start" was clicked, until the start is confirmed or cancelled.
 MOCK_CONFIRMING = "mock_confirming"
-#: ui.mock.ScreenTime as a dict: seconds each problem was on screen since its answer was saved.
+#: ui.mock.interview.ScreenTime as a dict: seconds each problem was on screen since its answer was saved.
 MOCK_SCREEN_TIME = "mock_screen_time"
 #: A sentence for the user from the last action (a refused answer, a failed start), or absent.
 MOCK_NOTICE = "mock_notice"

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from question_bank import load_hardware, load_models
-from ui.explore_figures import Setup, compute_figures
-from ui.explore_text import figure_text, op_rows
+from ui.explore.figures import Setup, compute_figures
+from ui.explore.text import figure_text, op_rows
 
 if TYPE_CHECKING:  # a conftest is not importable by name once several folders have one
     from conftest import AppServer

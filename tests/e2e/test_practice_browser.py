@@ -14,7 +14,7 @@ from grader import Kind, Problem
 from grader.units import format_quantity
 from question_bank import generate, load_bank
 from ui.context import next_seed
-from ui.practice import queue_order
+from ui.practice.loop import queue_order
 
 pytestmark = pytest.mark.browser
 FIRST_SEED = 20261129

@@ -18,7 +18,7 @@ from progress import Store
 from question_bank import load_bank
 from question_bank.scenarios import generate_scenario
 from ui.context import next_seed
-from ui.scenario_practice import scenario_order
+from ui.practice.scenario import scenario_order
 
 if TYPE_CHECKING:  # a conftest is not importable by name once several folders have one
     from conftest import AppServer

@@ -12,7 +12,7 @@ from progress import Store
 from progress.mock.config import Mix, MockConfig
 from progress.mock.session import finish
 from question_bank import Bank, load_bank
-from ui.mock import asked, problem_slots, start_mock
+from ui.mock.interview import asked, problem_slots, start_mock
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 

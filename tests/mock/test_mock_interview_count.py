@@ -9,8 +9,8 @@ from progress import Store
 from progress.mock.config import MAX_N_PROBLEMS, PRESET_MINUTES, Mix, MockConfig
 from progress.mock.session import finish, history, single_problem_count
 from question_bank import load_bank
-from ui.mock import start_mock
-from ui.mock_setup import SetupDefaults
+from ui.mock.interview import start_mock
+from ui.mock.setup import SetupDefaults
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 BANK = load_bank()

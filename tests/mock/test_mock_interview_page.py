@@ -20,7 +20,7 @@ from progress.mock.session import load, running_sessions, start
 from question_bank import load_bank, load_checklist
 from tests.pages.scenario_kit import drawn
 from ui import state_keys as keys
-from ui.mock import problems_of
+from ui.mock.interview import problems_of
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "mock_interview.py")

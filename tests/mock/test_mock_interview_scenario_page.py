@@ -17,7 +17,7 @@ from progress.mock.session import running_sessions, start
 from question_bank import load_bank
 from tests.pages.scenario_kit import RECALL_TEXT, exact_response
 from ui import state_keys as keys
-from ui.mock import problems_of
+from ui.mock.interview import problems_of
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "mock_interview.py")
 T0 = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)

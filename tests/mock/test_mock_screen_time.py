@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from ui.mock import ScreenTime
+from ui.mock.interview import ScreenTime
 
 T0 = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
 

@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 from question_bank import load_hardware, load_models
 from tests.ui.explore_expected import direct_figures
 from ui import state_keys as keys
-from ui.explore_figures import Setup, compute_figures
-from ui.explore_text import figure_text
+from ui.explore.figures import Setup, compute_figures
+from ui.explore.text import figure_text
 
 ADDRESS = {"model": "llama2_70b", "gpu": "h100_sxm", "chips": "2", "weights": "int8", "kv": "fp8",
            "batch": "8", "prompt": "2000", "output": "300"}  # fmt: skip
@@ -129,7 +129,7 @@ def test_drill_this_setup_opens_a_scenario_on_the_setups_numbers_that_counts(tmp
     from grader.units import format_quantity
     from progress import Store
     from question_bank import load_bank
-    from ui.scenario_practice import scenario_for
+    from ui.practice.scenario import scenario_for
 
     db = tmp_path / "progress.db"
     at = page(db, DRILLED)

@@ -19,7 +19,7 @@ from progress.mock.rows import list_mocks
 from progress.mock.session import finish, start, submit
 from question_bank import load_bank
 from ui import state_keys as keys
-from ui.practice import Current
+from ui.practice.loop import Current
 
 ROOT = Path(__file__).resolve().parents[2]
 PRACTICE = str(ROOT / "pages" / "practice.py")
@@ -225,7 +225,7 @@ def test_a_practice_scenario_draw_that_fails_is_skipped_with_a_note(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from question_bank import GenerationError
-    from ui import scenario_practice
+    from ui.practice import scenario as scenario_practice
 
     scenario_id = load_bank().scenario_ids[0]
 

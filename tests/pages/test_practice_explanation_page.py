@@ -12,7 +12,7 @@ from progress import Store
 from question_bank import Bank, generate, load_bank
 from ui import state_keys as keys
 from ui.explanation_view import AT_LIMIT, MAX_EXPLANATION_CHARS
-from ui.practice import Current
+from ui.practice.loop import Current
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

@@ -16,8 +16,8 @@ from grader.units import format_quantity
 from progress import Settings, Store
 from question_bank import Bank, generate, load_bank, load_checklist
 from ui import state_keys as keys
-from ui.practice import Current
-from ui.practice_choice_view import PICK_FIRST
+from ui.choice_view import PICK_FIRST
+from ui.practice.loop import Current
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
@@ -131,7 +131,7 @@ def test_unparsable_answer_says_what_to_type_and_is_not_an_attempt(tmp_path: Pat
 
 
 def test_the_answer_box_says_how_answers_are_read_until_answered(tmp_path: Path, bank: Bank) -> None:
-    from ui.answer_help import HELP_MARKDOWN
+    from ui.answer_help_view import HELP_MARKDOWN
 
     template_id = _first(bank, Kind.NUMERIC)
     at = _page(tmp_path / "p.db", current=_current(template_id))

@@ -19,8 +19,8 @@ from progress.scheduling import card_states
 from question_bank import Bank, load_bank
 from question_bank.scenarios import generate_scenario
 from ui import state_keys as keys
-from ui.practice import Current
-from ui.scenario_practice import SCENARIOS, ScenarioRun
+from ui.practice.loop import Current
+from ui.practice.scenario import SCENARIOS, ScenarioRun
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "practice.py")
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

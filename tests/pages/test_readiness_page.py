@@ -14,7 +14,7 @@ from progress import Attempt, Mode, Settings, Status, Store, StoreError
 from progress.scheduling import review
 from question_bank import load_bank, load_checklist
 from ui import state_keys as keys
-from ui.readiness_plan import PLAN_COLUMNS
+from ui.readiness.plan_view import PLAN_COLUMNS
 
 NOW = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grader import estimator as est
 from question_bank import load_hardware, load_models
-from ui.explore_figures import Setup
+from ui.explore.figures import Setup
 
 MODELS, HARDWARE = load_models(), load_hardware()
 

@@ -9,7 +9,7 @@ import pytest
 
 from grader import VerdictStatus, check_numeric
 from grader.two_part import grade_with_remark
-from ui.answer_help import EXAMPLES, HELP_MARKDOWN
+from ui.answer_help_view import EXAMPLES, HELP_MARKDOWN
 
 #: Each answer as the help shows it (spaces made non-breaking), which is what a user copies.
 QUOTED = re.findall(r"`([^`]+)`", HELP_MARKDOWN)

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from question_bank import load_hardware
 from question_bank.presets import standard_attention_models
-from ui.explore_address import NAMES, setup_from_address, to_query
-from ui.explore_figures import DTYPES, LIMITS, Setup
+from ui.explore.address import NAMES, setup_from_address, to_query
+from ui.explore.figures import DTYPES, LIMITS, Setup
 from ui.query_params import read_address
 
 

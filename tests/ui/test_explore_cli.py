@@ -12,7 +12,7 @@ import pytest
 
 from grader import estimator as est
 from question_bank import load_hardware, load_models
-from ui.explore_cli import main
+from ui.explore.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,8 +74,8 @@ def test_bad_arguments_are_refused_with_what_to_type(
 
 def test_markdown_export_carries_every_figure_with_its_derivation() -> None:
     from grader.derivation_text import derivation_lines
-    from ui.explore_figures import Setup, compute_figures
-    from ui.explore_text import figure_text, report_markdown
+    from ui.explore.figures import Setup, compute_figures
+    from ui.explore.text import figure_text, report_markdown
 
     figures = compute_figures(Setup(price_per_chip_hour=2.0), models=load_models(), hardware=load_hardware())
     text = report_markdown(figures)

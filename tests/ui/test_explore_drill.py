@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from question_bank import load_bank
 from question_bank.generation_checks import generate_scenario_checked
-from ui.explore_drill import Drill, drill_for
-from ui.explore_figures import CUSTOM, Setup
+from ui.explore.drill import Drill, drill_for
+from ui.explore.figures import CUSTOM, Setup
 
 BANK = load_bank()
 

@@ -9,8 +9,8 @@ import pytest
 from grader.estimator.layer_ops import decode_layer_ops
 from question_bank import load_hardware, load_models
 from tests.ui.explore_expected import direct_figures
-from ui.explore_figures import Setup, compute_figures, setup_warnings
-from ui.explore_sweeps import batch_sweep, context_sweep
+from ui.explore.figures import Setup, compute_figures, setup_warnings
+from ui.explore.sweeps import batch_sweep, context_sweep
 
 MODELS, HARDWARE = load_models(), load_hardware()
 
@@ -155,7 +155,7 @@ def test_context_sweep_crosses_where_the_estimator_says() -> None:
 
 
 def test_the_layer_tables_two_halves_hold_every_figure_of_each_operation() -> None:
-    from ui.explore_text import OP_HALVES, OP_HEADERS, op_half, op_rows
+    from ui.explore.text import OP_HALVES, OP_HEADERS, op_half, op_rows
 
     figures = compute_figures(SETUPS[1], models=MODELS, hardware=HARDWARE)
     rows = op_rows(figures)

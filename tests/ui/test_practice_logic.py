@@ -12,8 +12,8 @@ from grader import Kind, VerdictStatus
 from grader.units import format_number, format_quantity
 from progress import Store
 from question_bank import Bank, generate, load_bank
-from ui.practice import Current, Tally, extra_template_id, queue_order, submit
-from ui.scenario_practice import extra_scenario_id
+from ui.practice.loop import Current, Tally, extra_template_id, queue_order, submit
+from ui.practice.scenario import extra_scenario_id
 
 NOW = datetime(2026, 11, 29, 9, 30, tzinfo=UTC)
 
@@ -131,8 +131,8 @@ def test_tally_counts_and_round_trips() -> None:
 
 def test_roofline_view_places_the_problem_and_the_answer_on_its_gpu(bank: Bank) -> None:
     from grader import grade
+    from ui.roofline_answer import roofline_view
     from ui.roofline_svg import Role
-    from ui.roofline_view import roofline_view
 
     problem = generate(bank.get("ridge-point-bf16"), 2)
     verdict = grade(problem, format_quantity(problem.answer * 2, problem.unit))
@@ -148,7 +148,7 @@ def test_roofline_view_places_the_problem_and_the_answer_on_its_gpu(bank: Bank) 
 
 def test_an_answer_shown_with_the_ridges_figure_is_at_the_ridge(bank: Bank) -> None:
     from grader import grade
-    from ui.roofline_view import point_lines, roofline_view
+    from ui.roofline_answer import point_lines, roofline_view
 
     problem = generate(bank.get("ridge-point-bf16"), 5)
     typed = format_quantity(problem.answer, problem.unit)  # rounded: a hair off the exact ridge
@@ -171,7 +171,7 @@ def test_an_elementwise_op_is_drawn_under_the_vector_roof_and_a_matmul_under_the
 ) -> None:
     from grader import grade
     from grader.estimator import ridge_point
-    from ui.roofline_view import TENSOR_ROOF, VECTOR_ROOF, roofline_markdown, roofline_view
+    from ui.roofline_answer import TENSOR_ROOF, VECTOR_ROOF, roofline_markdown, roofline_view
 
     for template_id in ("ai-elementwise", "ai-elementwise-attainable"):
         problem = generate(bank.get(template_id), 3)
@@ -193,7 +193,7 @@ def test_an_elementwise_op_is_drawn_under_the_vector_roof_and_a_matmul_under_the
 
 
 def test_an_fp32_matmul_is_drawn_under_the_fp32_roof_and_fp8_under_its_own(bank: Bank) -> None:
-    from ui.roofline_view import FP32_MATMUL_ROOF, TENSOR_ROOF, roofline_view
+    from ui.roofline_answer import FP32_MATMUL_ROOF, TENSOR_ROOF, roofline_view
 
     by_dtype = {}
     for seed in range(60):
@@ -209,7 +209,7 @@ def test_an_fp32_matmul_is_drawn_under_the_fp32_roof_and_fp8_under_its_own(bank:
 
 def test_critical_batch_is_drawn_as_decode_intensities(bank: Bank) -> None:
     from grader import grade
-    from ui.roofline_view import roofline_view
+    from ui.roofline_answer import roofline_view
 
     problem = generate(bank.get("critical-batch-bf16"), 4)
     view = roofline_view(problem, grade(problem, format_quantity(problem.answer / 4, problem.unit)))
@@ -220,6 +220,6 @@ def test_critical_batch_is_drawn_as_decode_intensities(bank: Bank) -> None:
 
 
 def test_no_roofline_for_items_that_are_not_about_one(bank: Bank) -> None:
-    from ui.roofline_view import roofline_view
+    from ui.roofline_answer import roofline_view
 
     assert roofline_view(generate(bank.get("kv-bytes-per-token"), 1), None) is None

@@ -11,8 +11,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from question_bank import load_bank
-from ui.practice import Current
-from ui.practice_address import from_query, to_query
+from ui.practice.address import from_query, to_query
+from ui.practice.loop import Current
 from ui.query_params import CARD, EXTRA, PAGES, PINS, SEED, read_address
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,7 +115,7 @@ CHAT = "scenario-chat-latency-budget"
 
 def test_a_drill_link_brings_back_the_same_numbers() -> None:
     """A refresh or a shared link of a drilled scenario draws it again with the same numbers."""
-    from ui.scenario_practice import scenario_for
+    from ui.practice.scenario import scenario_for
 
     link = {CARD: CHAT, SEED: "77", PINS: "model:qwen25_7b,gpu:h100_sxm,prompt:3000,output:150,mfu:0.45"}
     restored, notices = from_query(read_address("practice", link), BANK, now=T0)

@@ -11,7 +11,7 @@ import pytest
 
 from progress.aggregates import DayCount, MockScore
 from progress.readiness import DEFAULT_RULE, ItemReadiness, ItemStatus
-from ui import readiness_charts as charts
+from ui.readiness import charts
 
 TODAY = date(2026, 12, 1)
 BERLIN = ZoneInfo("Europe/Berlin")

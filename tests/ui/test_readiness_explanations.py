@@ -10,7 +10,7 @@ from progress import Store
 from progress.aggregates import load_snapshot
 from progress.readiness import FactorName, assess
 from question_bank import generate, load_bank
-from ui.practice import Current, submit
+from ui.practice.loop import Current, submit
 
 NOW = datetime(2026, 11, 29, 16, 0, tzinfo=UTC)
 PARTIAL = "Element-wise ops are memory-bound: their time is the bytes moved over the bandwidth."

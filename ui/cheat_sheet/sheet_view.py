@@ -10,7 +10,7 @@ import streamlit as st
 from question_bank import load_checklist
 from question_bank.cheat_sheet import CheatSheet, Formula, Table, build_cheat_sheet, cheat_sheet_markdown
 from ui import state_keys as keys
-from ui.practice_link import practice_button
+from ui.practice_link_view import practice_button
 
 
 @st.cache_resource(show_spinner=False)

@@ -10,7 +10,7 @@ from typing import Any
 from grader.derivation_text import derivation_lines
 from grader.markdown import markdown_table
 from grader.units import format_number, readable
-from ui.explore_figures import Figure, Figures
+from ui.explore.figures import Figure, Figures
 
 #: Figures that are fractions, shown as percents.
 _FRACTIONS = frozenset({"mbu", "mfu"})

@@ -23,7 +23,7 @@ from grader.estimator import (
 )
 from question_bank.presets import Accelerator, ModelConfig
 from ui import vega
-from ui.explore_figures import Setup
+from ui.explore.figures import Setup
 
 #: Points per sweep: enough for a smooth line on a log axis, few enough to travel on every rerun.
 _POINTS = 24

@@ -13,7 +13,8 @@ from grader.problem import Kind
 from progress import Store, StoreError
 from progress.mock.debrief import Outcome
 from ui import state_keys as keys
-from ui.answer_help import show_answer_help
+from ui.answer_help_view import show_answer_help
+from ui.choice_view import PICK_FIRST, show_choice
 from ui.context import now
 from ui.explanation_view import (
     escape_markdown,
@@ -21,9 +22,8 @@ from ui.explanation_view import (
     reset_practice_explanation,
     show_recall_answer,
 )
-from ui.practice_choice_view import PICK_FIRST, show_choice
-from ui.render import show_verdict
-from ui.scenario_practice import ScenarioRun, lost_steps, run_state, scenario_chains, submit_step
+from ui.practice.scenario import ScenarioRun, lost_steps, run_state, scenario_chains, submit_step
+from ui.render_view import show_verdict
 
 
 def _key(prefix: str, run: ScenarioRun, number: int) -> str:

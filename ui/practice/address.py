@@ -7,7 +7,7 @@ import random
 from datetime import datetime
 
 from question_bank import Bank, generate
-from ui.practice import Current
+from ui.practice.loop import Current
 from ui.query_params import CARD, EXTRA, PINS, SEED, Address, pins_query
 
 PARAMS = (CARD, SEED, EXTRA, PINS)

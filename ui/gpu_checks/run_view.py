@@ -24,7 +24,7 @@ from gpu_checks.table import (
     to_csv,
 )
 from ui import state_keys as keys
-from ui.practice_link import practice_button
+from ui.practice_link_view import practice_button
 from ui.roofline_chart import roofline_chart
 
 _PROBE_NAMES = {

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from question_bank.presets import Accelerator, ModelConfig
-from ui.explore_figures import DTYPES, Setup, compute_figures
-from ui.explore_text import report_json, report_text
+from ui.explore.figures import DTYPES, Setup, compute_figures
+from ui.explore.text import report_json, report_text
 
 
 def _positive(text: str) -> int:

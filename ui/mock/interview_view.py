@@ -16,13 +16,13 @@ from progress.mock.debrief import Answer, Debrief, Outcome, Result, answer_headi
 from progress.mock.scorecard import exact_text, item_verdict, minutes_seconds, result_word, typed_answer
 from progress.mock.session import MAX_ANSWER_CHARS, MockSession
 from progress.mock.timer import format_remaining, remaining
-from ui.answer_help import show_answer_help
+from ui.answer_help_view import show_answer_help
+from ui.choice_view import show_choice
 from ui.context import now
 from ui.explanation_view import escape_markdown, show_confirmed_checks, show_mock_checks
-from ui.mock import ProblemUnavailableError
-from ui.practice_choice_view import show_choice
-from ui.render import revisit_line, show_derivation, show_slip
-from ui.scenario_view import show_step_context
+from ui.mock.interview import ProblemUnavailableError
+from ui.practice.scenario_view import show_step_context
+from ui.render_view import revisit_line, show_derivation, show_slip
 
 _ICONS = {
     Result.CORRECT: ":material/check_circle:",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
-from ui.explore_figures import Setup
+from ui.explore.figures import Setup
 from ui.query_params import PAGES, Address
 
 #: The address's parameters, each named as the Setup field it sets.

@@ -32,7 +32,7 @@ from question_bank import Bank
 from question_bank.generation_checks import generate_scenario_checked
 from question_bank.pins import PinValue
 from question_bank.schema import ScenarioTemplate
-from ui.practice import in_rotation, practice_attempt
+from ui.practice.loop import in_rotation, practice_attempt
 
 #: The practice filter's value for "scenarios only" (beside None and the checklist ids).
 SCENARIOS = "scenarios"

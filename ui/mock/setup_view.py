@@ -19,9 +19,9 @@ from progress.mock.session import MockRunningError, history, running_sessions
 from question_bank import Bank
 from ui import state_keys as keys
 from ui.context import new_seed, now
-from ui.mock import start_mock
-from ui.mock_setup import CUSTOM, SetupDefaults
-from ui.mock_view import running_banner
+from ui.mock.interview import start_mock
+from ui.mock.interview_view import running_banner
+from ui.mock.setup import CUSTOM, SetupDefaults
 
 INTERVIEW_NOTE = (
     "Interview: every step of one scenario (two from 40 minutes), then this many single problems. "

@@ -27,7 +27,7 @@ from progress.mock.timer import elapsed_s
 from progress.readiness import assess, strengths
 from question_bank import Bank, GenerationError, load_checklist
 from question_bank.generation_checks import generate_checked
-from ui.scenario_practice import scenario_for
+from ui.practice.scenario import scenario_for
 
 #: How many of the latest finished mocks a new one never repeats a problem of (same template, same numbers).
 RECENT_MOCKS = 3

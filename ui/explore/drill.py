@@ -17,7 +17,7 @@ from question_bank.errors import GenerationError, PinError
 from question_bank.generation_checks import generate_scenario_checked
 from question_bank.pins import PinValue, drawable_presets, pin_issue
 from question_bank.schema import ScenarioTemplate
-from ui.explore_figures import CUSTOM, Setup
+from ui.explore.figures import CUSTOM, Setup
 
 
 @dataclass(frozen=True)

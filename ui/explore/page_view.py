@@ -15,9 +15,9 @@ from question_bank.presets import ModelConfig, standard_attention_models
 from ui import cached
 from ui import state_keys as keys
 from ui.context import new_seed, now
-from ui.explore_address import setup_from_address, to_query
-from ui.explore_drill import drill_for
-from ui.explore_figures import (
+from ui.explore.address import setup_from_address, to_query
+from ui.explore.drill import drill_for
+from ui.explore.figures import (
     CUSTOM,
     DEFAULT_MODEL,
     DTYPES,
@@ -28,8 +28,8 @@ from ui.explore_figures import (
     custom_model,
     with_changes,
 )
-from ui.explore_sweeps import batch_chart, batch_sweep, context_chart, context_sweep, kv_chart
-from ui.explore_text import (
+from ui.explore.sweeps import batch_chart, batch_sweep, context_chart, context_sweep, kv_chart
+from ui.explore.text import (
     OP_HALVES,
     SECTIONS,
     figure_text,
@@ -39,12 +39,12 @@ from ui.explore_text import (
     report_markdown,
     setup_line,
 )
-from ui.practice import Current
-from ui.practice_address import to_query as to_practice_query
-from ui.practice_link import PRACTICE_PAGE
+from ui.practice.address import to_query as to_practice_query
+from ui.practice.loop import Current
+from ui.practice.scenario import filter_keeps
+from ui.practice_link_view import PRACTICE_PAGE
 from ui.query_params import Address
 from ui.roofline_svg import Role, roofline_svg, svg_data_uri
-from ui.scenario_practice import filter_keeps
 
 #: Which widget holds which Setup field.
 _WIDGETS: Mapping[str, str] = {
