@@ -106,3 +106,28 @@ def test_the_estimator_imports_nothing_of_the_project_but_itself() -> None:
         and part_of(a.target) != "grader.estimator"
     }
     assert outside == set()
+
+
+def test_pages_only_route_to_their_ui_package() -> None:
+    """A page script reads its widgets and calls ui; it imports nothing from the domain packages."""
+    found = arrows(ROOT)
+    elsewhere = sorted({(a.source, a.target) for a in found if a.source.startswith("pages.")
+                        and part_of(a.target) != "ui"})  # fmt: skip
+    assert elsewhere == []
+
+
+#: ui modules that use Streamlit without drawing: caches, the session's context, the server's start.
+STREAMLIT_WITHOUT_DRAWING = {"ui.cached", "ui.context", "ui.serve"}
+
+
+def test_in_ui_only_view_modules_draw_with_streamlit() -> None:
+    """One naming rule: a ``*_view`` module draws with Streamlit, and nothing else in ui does."""
+    uses_streamlit = re.compile(r"^\s*(import streamlit|from streamlit\b)", re.MULTILINE)
+    wrong = []
+    for path in sorted((ROOT / "ui").rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        draws = bool(uses_streamlit.search(path.read_text(encoding="utf-8")))
+        is_view = module.endswith("_view")
+        if is_view != draws and module not in STREAMLIT_WITHOUT_DRAWING:
+            wrong.append(module)
+    assert wrong == []

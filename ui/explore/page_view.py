@@ -12,8 +12,8 @@ from grader.estimator import attainable_flops
 from grader.markdown import markdown_table
 from question_bank import load_hardware, load_models
 from question_bank.presets import ModelConfig, standard_attention_models
-from ui import cached
 from ui import state_keys as keys
+from ui.bank_view import bank_or_stop
 from ui.context import new_seed, now
 from ui.explore.address import setup_from_address, to_query
 from ui.explore.drill import drill_for
@@ -267,7 +267,7 @@ def offer_drill(figures: Figures) -> None:
     )
     if not clicked:
         return
-    bank = cached.bank_or_stop()
+    bank = bank_or_stop()
     seed = new_seed()  # the draw drill_for has checked is the one Practice shows
     drill = drill_for(figures.setup, bank, seed=seed, warnings=figures.warnings)
     if isinstance(drill, str):

@@ -21,8 +21,8 @@ from progress.mock.session import (
     load,
     rate_recall,
 )
-from ui import cached
 from ui import state_keys as keys
+from ui.bank_view import bank_or_stop
 from ui.context import db_path, local_time, now, user_zone
 from ui.explanation_view import AT_LIMIT
 from ui.mock.interview import (
@@ -57,7 +57,7 @@ def show_mock_page() -> None:
     open_inside_app("pages/mock_interview.py")
     st.title("Mock interview")
 
-    bank = cached.bank_or_stop()
+    bank = bank_or_stop()
     store = Store(db_path(), clock=now)
 
     def _notice(kind: str, text: str) -> None:

@@ -19,6 +19,7 @@ from question_bank import GenerationError, load_checklist
 from ui import cached
 from ui import state_keys as keys
 from ui.answer_help_view import show_answer_help
+from ui.bank_view import bank_or_stop
 from ui.choice_view import PICK_FIRST, show_choice
 from ui.context import local_time, new_seed, now
 from ui.explanation_view import (
@@ -55,7 +56,7 @@ def show_practice_page() -> None:
     open_inside_app("pages/practice.py")
     st.title("Practice")
 
-    bank = cached.bank_or_stop()
+    bank = bank_or_stop()
     store = cached.store()
     checklist = {item.id: item for item in load_checklist()}
 

@@ -18,6 +18,7 @@ from progress.readiness import DEFAULT_RULE, FactorName, Gate, ItemReadiness, It
 from question_bank import load_checklist
 from ui import cached
 from ui import state_keys as keys
+from ui.bank_view import bank_or_stop
 from ui.context import db_path, now, user_zone
 from ui.practice_link_view import practice_button
 from ui.readiness import charts
@@ -69,7 +70,7 @@ def show_readiness_page() -> None:
 
     open_inside_app("pages/readiness.py")
     st.title("Readiness")
-    bank = cached.bank_or_stop()
+    bank = bank_or_stop()
     checklist = load_checklist()
     titles = {item.id: item.title for item in checklist}
     moment = now()
