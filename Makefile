@@ -31,8 +31,10 @@ run: $(RUN_STAMP)
 	$(PY) -m ui.serve app.py --server.address $(HOST) --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
+# Lint: ruff's rules, ruff's formatting (checked, never rewritten here), and mypy over every package.
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 # Parallel workers (pytest-xdist); worksteal hands a worker that ran out of tests part of a busy

@@ -314,7 +314,8 @@ BOOK_FORMS: dict[str, Callable[..., float]] = {
 BOOK_MODULES: dict[str, dict[str, Callable[..., float]]] = {
     "grader.estimator.quantization": {"time_per_output_token": _book_tpot},
     "grader.estimator.speculative_batch": {
-        "time_per_output_token": _book_tpot, "speculative_verify_step_time": _book_verify,
+        "time_per_output_token": _book_tpot,
+        "speculative_verify_step_time": _book_verify,
     },
     "grader.estimator.serving": {"time_per_output_token": _book_tpot},
 }

@@ -49,6 +49,7 @@ class _Figures(TypedDict):
     unit: str
     derivation: tuple[Step, ...]
 
+
 #: Self-ratings of a recall answer and their scores; "again" is the one that counts as wrong.
 RECALL_SCORES: dict[str, float] = {"again": 0.0, "hard": 0.5, "good": 1.0, "easy": 1.0}
 # FSRS numbers its ratings 1..4 in the same order.

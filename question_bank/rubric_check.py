@@ -82,9 +82,13 @@ def _negation_issue(problem: Problem) -> tuple[str, str] | None:
 
 
 def _shuffle_issue(problem: Problem) -> tuple[str, str] | None:
-    made = sum(
-        check_explanation(problem, shuffled(problem.model_answer, seed=seed)).points_made for seed in range(3)
-    ) / 3
+    made = (
+        sum(
+            check_explanation(problem, shuffled(problem.model_answer, seed=seed)).points_made
+            for seed in range(3)
+        )
+        / 3
+    )
     if made > SHUFFLED_SHARE * len(problem.key_points):
         return (
             f"the model answer shuffled still makes {made:.1f} of {len(problem.key_points)} points",

@@ -102,7 +102,8 @@ def test_the_estimator_imports_nothing_of_the_project_but_itself() -> None:
     outside = {
         a.target
         for a in arrows(ROOT)
-        if part_of(a.source) == "grader.estimator" and not is_entry(a.source)
+        if part_of(a.source) == "grader.estimator"
+        and not is_entry(a.source)
         and part_of(a.target) != "grader.estimator"
     }
     assert outside == set()

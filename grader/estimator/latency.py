@@ -170,15 +170,19 @@ def request_latency(
     bandwidth-bound. ``ttft_s``, when given, is the time to first token an earlier answer found. Ignores
     queueing, sampling, detokenisation and network time.
     """
-    ttft = ttft_s if ttft_s is not None else time_to_first_token(
-        n_params=n_params,
-        prompt_tokens=prompt_tokens,
-        peak_flops=peak_flops,
-        mem_bandwidth=mem_bandwidth,
-        bytes_per_param=bytes_per_param,
-        batch_size=batch_size,
-        n_chips=n_chips,
-        mfu=mfu,
+    ttft = (
+        ttft_s
+        if ttft_s is not None
+        else time_to_first_token(
+            n_params=n_params,
+            prompt_tokens=prompt_tokens,
+            peak_flops=peak_flops,
+            mem_bandwidth=mem_bandwidth,
+            bytes_per_param=bytes_per_param,
+            batch_size=batch_size,
+            n_chips=n_chips,
+            mfu=mfu,
+        )
     )
     n_steps = max(0, output_tokens - 1)
     chip_bandwidth = mem_bandwidth * n_chips

@@ -110,13 +110,17 @@ def moe_decode_step_time(
     Ignores the KV-cache read, the all-to-all of expert parallelism and load imbalance. ``weight_bytes``,
     when given, is the bytes read that an earlier answer found.
     """
-    n_bytes = weight_bytes if weight_bytes is not None else moe_decode_weight_bytes(
-        n_params=n_params,
-        n_active_params=n_active_params,
-        n_experts=n_experts,
-        n_experts_active=n_experts_active,
-        batch_size=batch_size,
-        bytes_per_param=bytes_per_param,
+    n_bytes = (
+        weight_bytes
+        if weight_bytes is not None
+        else moe_decode_weight_bytes(
+            n_params=n_params,
+            n_active_params=n_active_params,
+            n_experts=n_experts,
+            n_experts_active=n_experts_active,
+            batch_size=batch_size,
+            bytes_per_param=bytes_per_param,
+        )
     )
     t_memory = memory_time(n_bytes=n_bytes, mem_bandwidth=mem_bandwidth, n_chips=n_chips)
     flops = step(

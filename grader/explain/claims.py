@@ -125,7 +125,10 @@ class Reading:
                     (
                         t
                         for t in tokens[m.last + 1 :]
-                        if t.sentence <= sentence + 1 and t.refers and not t.rejected and not t.negated
+                        if t.sentence <= sentence + 1
+                        and t.refers
+                        and not t.rejected
+                        and not t.negated
                         and t.clause != span[-1].clause
                     ),
                     None,

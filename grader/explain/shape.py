@@ -140,7 +140,6 @@ def is_garbled(text: str) -> bool:
     return bad >= _GARBLED_MIN and bad >= _GARBLED_SHARE * determiners
 
 
-
 # Salad that reads like prose strings nouns together with "of the": "the ridge of the KV heads, so
 # speculative decoding of bf16 batches the intensity of the int8 roofline". Measured on the labelled
 # texts: written answers keep "of the" / "of a" under 6 % of their words, such salad above 6.5 %.

@@ -50,9 +50,7 @@ def test_a_step_is_recomputed_from_the_users_earlier_value() -> None:
     assert carried.answer == pytest.approx(20.0e9 / BANDWIDTH)
     assert carried.slips == ()
     assert carried.derivation[0].label == "Carried from your step 1"
-    assert (
-        "20 GB" in carried.derivation[0].shown and "exact: 14 GB" in carried.derivation[0].shown
-    )
+    assert "20 GB" in carried.derivation[0].shown and "exact: 14 GB" in carried.derivation[0].shown
 
 
 def test_right_on_the_carried_value_is_correct_and_says_so() -> None:

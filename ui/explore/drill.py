@@ -61,9 +61,9 @@ def _either(names: list[str]) -> str:
 def _stated_words(states: Mapping[str, object]) -> list[str]:
     """What a scenario states, in words; three bf16 formats are "bf16 throughout"."""
     throughout = all(states.get(f) == "bf16" for f in _BF16)
-    return [
-        _FIELD_WORDS[f](v) for f, v in states.items() if not (throughout and f in _BF16)
-    ] + (["bf16 throughout"] if throughout else [])
+    return [_FIELD_WORDS[f](v) for f, v in states.items() if not (throughout and f in _BF16)] + (
+        ["bf16 throughout"] if throughout else []
+    )
 
 
 @dataclass(frozen=True)

@@ -256,7 +256,7 @@ def show_comparison(figures: Figures, models: Mapping[str, ModelConfig]) -> None
 
 
 def offer_drill(figures: Figures) -> None:
-    """"Drill this setup": open Practice on a bank scenario drawn on exactly this setup, or say why none
+    """ "Drill this setup": open Practice on a bank scenario drawn on exactly this setup, or say why none
     takes it. The drill is a scheduled draw like any other: its attempts are stored, its card reviewed."""
     clicked = st.button(
         "Drill this setup",
