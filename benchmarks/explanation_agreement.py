@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from grader import Problem, check_explanation  # noqa: E402
-from grader.explanation import RATINGS  # noqa: E402
+from grader.explain.check import RATINGS  # noqa: E402
 from question_bank import Bank, generate, load_bank  # noqa: E402
 from question_bank.scenarios import generate_scenario  # noqa: E402
 

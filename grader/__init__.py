@@ -8,10 +8,10 @@ Unit helpers for people (``format_quantity``, ``to_display``, ``from_display``) 
 """
 
 from grader.estimator.derivation import Step
-from grader.explanation import ExplanationCheck, ExplanationRecord, check_explanation
+from grader.explain.check import ExplanationCheck, ExplanationRecord, check_explanation
+from grader.explain.rubric import Misconception, Rubric
 from grader.grading import check_numeric, grade
 from grader.problem import Choice, Kind, Problem, SlipValue, Tolerance, ToleranceKind
-from grader.rubric import Misconception, Rubric
 from grader.verdict import Verdict, VerdictStatus
 
 __all__ = [

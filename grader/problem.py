@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any
 
 from grader.estimator.derivation import Step
-from grader.rubric import Misconception, Rubric
+from grader.explain.rubric import Misconception, Rubric
 
 
 class Kind(StrEnum):

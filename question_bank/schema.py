@@ -8,7 +8,7 @@ names (checklist ids, estimator functions, presets, parameters, placeholders).
 
 The models live one noun to a module: :mod:`question_bank.model_base` (``Strict``, id patterns,
 bindings), :mod:`question_bank.params`, :mod:`question_bank.answers` (numeric),
-:mod:`question_bank.choices`, :mod:`question_bank.rubrics` (recall) and
+:mod:`question_bank.choices`, :mod:`question_bank.recall_specs` (recall) and
 :mod:`question_bank.templates` (templates, scenario steps, bank files). This module is their one
 public face and re-exports every public name.
 """
@@ -52,7 +52,7 @@ from question_bank.params import (
     Requirement,
     WhereCondition,
 )
-from question_bank.rubrics import KeyPoint, MisconceptionSpec, Phrase, RecallAnswer, RubricSpec
+from question_bank.recall_specs import KeyPoint, MisconceptionSpec, Phrase, RecallAnswer, RubricSpec
 from question_bank.templates import (
     KINDS,
     MAX_STEPS,

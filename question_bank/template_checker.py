@@ -8,8 +8,8 @@ from typing import Any
 
 from grader.estimator import DTYPE_BYTES, KV_READ_OVERLAPPED, WHOLE_COUNTS
 from grader.estimator.conventions import CONVENTIONS
+from grader.explain.text_match import phrase_tokens
 from grader.problem import ToleranceClass
-from grader.text_match import phrase_tokens
 from grader.units import to_display
 from question_bank.answer_extras import tolerance_class
 from question_bank.answers import Rebound
@@ -17,9 +17,9 @@ from question_bank.catalog import DTYPE_FIELDS, select_presets
 from question_bank.choices import PoolRef
 from question_bank.names import Context, ParamInfo, checklist_problem, function_problem, signature, suggest
 from question_bank.params import CallParam, ChoiceParam, DtypeParam, FloatParam, IntParam, PresetParam
+from question_bank.recall_specs import RubricSpec
 from question_bank.rendering import GRAMMAR_HINT, BadPlaceholder, Placeholder, parse
 from question_bank.reporter import Reporter
-from question_bank.rubrics import RubricSpec
 from question_bank.templates import ChoiceTemplate, NumericTemplate, RecallTemplate, Template
 from question_bank.yaml_source import PathPart
 

@@ -10,7 +10,7 @@ from question_bank.answers import NumericAnswer
 from question_bank.choices import ChoiceAnswer, Scenario
 from question_bank.model_base import KEBAB_ID, MAX_PROMPT_CHARS, PARAM_NAME, Strict
 from question_bank.params import CallParam, ParamSpec, Requirement
-from question_bank.rubrics import RecallAnswer
+from question_bank.recall_specs import RecallAnswer
 
 
 class TemplateBase(Strict):

@@ -17,7 +17,7 @@ from datetime import datetime
 import streamlit as st
 
 from grader import ExplanationCheck, ExplanationRecord, VerdictStatus, check_explanation, grade
-from grader.explanation import MAX_EXPLANATION_CHARS
+from grader.explain.check import MAX_EXPLANATION_CHARS
 from grader.markdown import bank_markdown
 from grader.problem import Kind, Problem
 from ui import state_keys as keys

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from grader.explain.lexicon import alternatives
+from grader.explain.rubric import Rubric
 from grader.explain.shape import is_chained, is_garbled, is_salad, is_sparse, is_stacked
-from grader.rubric import Rubric
-from grader.text_match import Match, Text, Token, phrase_tokens
+from grader.explain.text_match import Match, Text, Token, phrase_tokens
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from grader import (
     Rubric,
     check_explanation,
 )
-from grader.explanation import suggest_rating
-from grader.text_match import Text, phrase_tokens
+from grader.explain.check import suggest_rating
+from grader.explain.text_match import Text, phrase_tokens
 
 DECODE = Problem(
     "decode-why",

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader import Problem, check_explanation
+from grader.explain.check import MAX_EXPLANATION_CHARS
 from grader.explain.shape import is_chained, is_garbled, is_salad, is_stacked
-from grader.explanation import MAX_EXPLANATION_CHARS
 from grader.grading import MAX_RESPONSE_CHARS
 from grader.problem import Kind
 from question_bank import generate, load_bank

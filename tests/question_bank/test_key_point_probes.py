@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from grader import Kind, grade
 from question_bank import BankError, generate, load_bank
-from question_bank.rubrics import KeyPoint
+from question_bank.recall_specs import KeyPoint
 
 BANK = load_bank()
 TEMPLATE = """templates:

@@ -7,7 +7,7 @@ appear, none of them negated, and no ``forbid`` phrase appears (un-negated) anyw
 A misconception is found when all the concepts of its rubric appear un-negated in one sentence.
 
 Phrases are matched on word stems, numbers by value (within 10 %), and long words forgivingly for
-typos: see :mod:`grader.text_match`.
+typos: see :mod:`grader.explain.text_match`.
 """
 
 from __future__ import annotations

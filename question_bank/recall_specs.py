@@ -9,8 +9,8 @@ from pydantic_core import PydanticCustomError
 
 from grader.estimator import FUNCTIONS
 from grader.explain.lexicon import unknown_references
+from grader.explain.rubric import Misconception, Rubric
 from grader.problem import Choice, Probe
-from grader.rubric import Misconception, Rubric
 from question_bank.model_base import Strict, bank_error
 
 

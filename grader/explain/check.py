@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from grader.explain.claims import Found, Reading, cap_salad
+from grader.explain.text_match import Match
 from grader.problem import Problem
-from grader.text_match import Match
 
 _log = logging.getLogger(__name__)
 
