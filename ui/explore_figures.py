@@ -278,7 +278,7 @@ def layer_table(setup: Setup, *, model: ModelConfig, gpu: Accelerator) -> tuple[
 def _rules(**given: object) -> DrawRules:
     empty: dict[str, object] = {
         "models": (), "hardware": (), "contexts": (), "chips": (), "says_pcie": False, "says_bf16": False,
-        "dtypes": (), "uses_peak": (), "weight_bytes": {}, "serves": (),
+        "dtypes": (), "uses_peak": (), "weight_bytes": {}, "serves": (), "compute_dtypes": (),
     }  # fmt: skip
     return DrawRules(**{**empty, **given})  # type: ignore[arg-type]
 
@@ -299,8 +299,10 @@ def setup_warnings(setup: Setup, *, model: ModelConfig, gpu: Accelerator) -> tup
         _rules(models=("model",), contexts=context),  # the maximum context and the window
         _rules(models=("model",), chips=("chips",)),  # heads split evenly over the chips
         _rules(hardware=("gpu",), chips=("chips",)),  # the link tensor parallelism runs over
-        # each format on the part (bf16, fp8, int8), one family a format so that each is named
-        *(_rules(hardware=("gpu",), dtypes=(part,)) for part in ("weights", "activations", "kv")),
+        # bf16 on the part, one family a format so that each is named; fp8 and int8 only where the
+        # matmuls compute in them: weights and KV cache are only stored (converted before the matmul)
+        *(_rules(hardware=("gpu",), dtypes=(part,)) for part in ("weights", "kv")),
+        _rules(hardware=("gpu",), dtypes=("activations",), compute_dtypes=("activations",)),
         _rules(hardware=("gpu",), uses_peak=("gpu",)),  # a peak no datasheet gives
         _rules(
             hardware=("gpu",), models=(), contexts=context, chips=("chips",),
