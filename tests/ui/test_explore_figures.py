@@ -57,7 +57,7 @@ def test_each_figure_carries_the_steps_that_computed_it(setup: Setup) -> None:
 
 
 def test_the_worked_example_llama2_13b_on_an_a100_reads_26_gb_and_800_kb_per_token() -> None:
-    figures = compute_figures(Setup(), models=MODELS, hardware=HARDWARE)
+    figures = compute_figures(Setup(model="llama2_13b"), models=MODELS, hardware=HARDWARE)
     assert figures.value("weights_per_chip") == pytest.approx(26.03e9, rel=1e-3)
     assert figures.value("kv_per_token") == 819_200
     assert figures.fits and figures.warnings == ()
