@@ -10,9 +10,12 @@ one passed as ``n_chips`` is the tensor-parallel degree. On that reading, every 
 - splits heads evenly: the degree divides the query heads, and divides the KV heads or is a multiple
   of them (the KV heads are then replicated, as the bank teaches);
 - puts tensor parallelism on an NVLink-class link, unless the prompt says PCIe;
-- asks for bf16 only on a part that has it (V100 and T4 have fp16 only), fp8 only on a part with
-  FP8 tensor cores (not A100, A10, V100, T4 or TPU v5e) and int8 only on a part with INT8 tensor math
-  (not V100): a question that names a format on a part is read as that part running in it;
+- asks for bf16 only on a part that has it (V100 and T4 have fp16 only); computes in fp8 only on a
+  part with FP8 tensor cores (not A100, A10, V100, T4 or TPU v5e) and in int8 only on a part with INT8
+  tensor math (not V100). A format only stored is allowed on any part: a format bound only as
+  ``bytes_per_param`` (weights, converted to 16-bit before the matmul: W8A16) or as the
+  ``bytes_per_element`` of a KV-cache function (a call named for ``kv``) is storage; one bound any
+  other way (a matmul's elements, a peak or time it selects) or only named in the prompt is computed in;
 - keeps a part whose dense peak is unverified (``peak_verified: false``) out of any question that
   uses the peak;
 - fits the model: its weights plus one sequence's bf16 KV cache at the drawn context within the
@@ -36,6 +39,8 @@ from question_bank.params import CallParam, PresetParam
 from question_bank.templates import NumericTemplate, Template
 
 CONTEXT_KEYWORDS = frozenset({"context_len", "seq_len", "max_seq_len"})
+#: A format bound here is only stored: weights are converted to 16-bit before the matmul they feed.
+STORAGE_KEYWORDS = frozenset({"bytes_per_param"})
 #: A model's fields that shape standard (multi-head or grouped-query) K and V: what MLA replaces.
 STANDARD_KV_FIELDS = ("n_kv_heads", "head_dim")
 
@@ -55,14 +60,36 @@ class DrawRules:
     weight_bytes: Mapping[str, Any]  # model param -> the bytes per parameter bound with its n_params
     serves: tuple[str, ...]  # model params whose weights, or the chips, enter the question
     standard_kv: tuple[str, ...] = ()  # model params whose n_kv_heads or head_dim the question reads
+    compute_dtypes: tuple[str, ...] = ()  # dtype params the matmuls compute in (not storage only)
 
 
 def _calls(template: Template) -> Iterator[Mapping[str, Any]]:
+    for _, bindings in _named_calls(template):
+        yield bindings
+
+
+def _named_calls(template: Template) -> Iterator[tuple[str, Mapping[str, Any]]]:
     for spec in template.params.values():
         if isinstance(spec, CallParam):
-            yield spec.with_
+            yield spec.call, spec.with_
     if isinstance(template, NumericTemplate):
-        yield template.answer.with_
+        yield template.answer.call, template.answer.with_
+
+
+def _stores(call: str, keyword: str) -> bool:
+    """Whether a format bound as ``keyword`` of estimator ``call`` is only stored, not computed in."""
+    return keyword in STORAGE_KEYWORDS or (keyword == "bytes_per_element" and "kv" in call.split("_"))
+
+
+def _compute_dtypes(template: Template, dtypes: tuple[str, ...]) -> tuple[str, ...]:
+    uses: dict[str, list[bool]] = {d: [] for d in dtypes}
+    for call, bindings in _named_calls(template):
+        for keyword, value in bindings.items():
+            for item in value if isinstance(value, tuple) else (value,):
+                holder = item.partition(".")[0] if isinstance(item, str) else None
+                if holder in uses:
+                    uses[holder].append(_stores(call, keyword))
+    return tuple(d for d, stored in uses.items() if not (stored and all(stored)))
 
 
 #: Rules by the template object they were read from (kept, so its id is not reused).
@@ -123,6 +150,7 @@ def _read_rules(template: Template) -> DrawRules:
         weight_bytes=weight_bytes,
         serves=serves,
         standard_kv=standard_kv,
+        compute_dtypes=_compute_dtypes(template, dtypes),
     )
 
 
@@ -175,9 +203,10 @@ def draw_issue(rules: DrawRules, values: Mapping[str, Any]) -> str | None:
         bf16 = rules.says_bf16 or "bf16" in named
         if bf16 and getattr(gpu, "bf16", True) is False:
             return f"bf16 on {gpu.name}, which has none"
+        computed = {getattr(values[d], "name", "") for d in rules.compute_dtypes}
         for dtype, exists, what in _FORMATS:
-            if dtype in named and getattr(gpu, exists, True) is False:
-                return f"{dtype} on {gpu.name}, which has no {what}"
+            if dtype in computed and getattr(gpu, exists, True) is False:
+                return f"{dtype} compute on {gpu.name}, which has no {what}"
         if name in rules.uses_peak and getattr(gpu, "peak_verified", True) is False:
             return f"{gpu.name}'s unverified peak in a question that uses it"
         for model_name in rules.serves:

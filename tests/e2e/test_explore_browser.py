@@ -4,6 +4,7 @@ address reproduces the same figures."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -21,6 +22,10 @@ pytestmark = pytest.mark.browser
 LINK = (
     "/explore?model=llama2_13b&gpu=a100_80gb_sxm&chips=1&weights=bf16&kv=bf16&batch=1&prompt=1000&output=200"
 )
+#: The setup LINK opens (its other fields are the page's defaults).
+LINKED = Setup(model="llama2_13b", gpu="a100_80gb_sxm", chips=1, batch=1, prompt=1000, output=200)
+#: What every wait here allows: one script run on a shared machine, and the browser's render after it.
+TIMEOUT_MS = 60_000
 
 
 def _tpot_text(setup: Setup) -> str:
@@ -38,24 +43,27 @@ def test_changed_inputs_go_into_the_address_and_the_link_reproduces_them(
     app_server: AppServer, browser: object
 ) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 1600})
-    page.set_default_timeout(60_000)
+    page.set_default_timeout(TIMEOUT_MS)
     page.goto(app_server.url + LINK)
     page.get_by_role("heading", name="Explore").wait_for()
-    page.get_by_text(_tpot_text(Setup()), exact=True).first.wait_for()
+    page.get_by_text(_tpot_text(LINKED), exact=True).first.wait_for()
     _set_number(page, "Batch", 16)
     page.wait_for_url(re.compile(r"batch=16"))
     _set_number(page, "Output tokens", 500)
     page.wait_for_url(re.compile(r"output=500"))
-    changed = Setup(batch=16, output=500)
+    changed = replace(LINKED, batch=16, output=500)
     page.get_by_text(_tpot_text(changed), exact=True).first.wait_for()
     link = page.url
     page.close()
 
     fresh = browser.new_page(viewport={"width": 1400, "height": 1600})
-    fresh.set_default_timeout(60_000)
+    fresh.set_default_timeout(TIMEOUT_MS)
     fresh.goto(link)  # another tab, another session: only the address carries the setup
     fresh.get_by_text(_tpot_text(changed), exact=True).first.wait_for()
-    expect(fresh.get_by_label("Batch", exact=True)).to_have_value("16")  # the box settles after the run
+    # The figures show batch 16 before the box does: the box is drawn with its default and takes the
+    # session's value in the browser after the run is over, which on a loaded machine may take longer
+    # than expect's own 5 s default (page timeouts do not reach it), so it waits as long as the rest.
+    expect(fresh.get_by_label("Batch", exact=True)).to_have_value("16", timeout=TIMEOUT_MS)
     fresh.close()
 
 
@@ -65,10 +73,10 @@ def test_drill_this_setup_reaches_a_scenario_on_the_changed_setup(
     """Two inputs changed on Explore, then "Drill this setup": Practice asks a scenario whose prompt holds
     the setup's numbers, and a refresh keeps them."""
     page = browser.new_page(viewport={"width": 1400, "height": 1600})
-    page.set_default_timeout(60_000)
+    page.set_default_timeout(TIMEOUT_MS)
     page.goto(app_server.url + LINK)
     page.get_by_role("heading", name="Explore").wait_for()
-    page.get_by_label("Model").click()  # Llama-2-13B, the default, is not one a drill draws
+    page.get_by_label("Model").click()  # the link's Llama-2-13B is not one a drill draws
     page.get_by_role("option", name="Llama-3-8B", exact=True).click()
     page.wait_for_url(re.compile(r"model=llama3_8b"))
     _set_number(page, "Prompt tokens", 2500)
@@ -88,10 +96,9 @@ def test_drill_this_setup_reaches_a_scenario_on_the_changed_setup(
 
 def test_the_layer_table_fits_a_phone_and_keeps_every_figure(app_server: AppServer, browser: object) -> None:
     """At 390 px the per-operation table does not scroll sideways, and every figure is still on the page."""
-    setup = Setup()
-    figures = compute_figures(setup, models=load_models(), hardware=load_hardware())
+    figures = compute_figures(LINKED, models=load_models(), hardware=load_hardware())
     page = browser.new_page(viewport={"width": 390, "height": 900})
-    page.set_default_timeout(60_000)
+    page.set_default_timeout(TIMEOUT_MS)
     page.goto(app_server.url + LINK)
     page.get_by_role("heading", name="One layer in a decode step, per chip").wait_for()
     main = page.get_by_test_id("stMain")

@@ -108,7 +108,8 @@ def test_custom_figures_give_the_estimators_figures_for_that_shape(tmp_path: Pat
     assert not at.exception
     shown = _shown(at)
     assert shown["Weights per chip"].startswith("40 GB")
-    kv_per_token = 2 * 40 * 8 * 128 * 2  # layers, KV heads and head dim start at Llama-2-13B's
+    start = load_models()[Setup().model]  # the other figures start at the default model's
+    kv_per_token = 2 * start.n_layers * 8 * start.head_dim * 2
     assert shown["KV cache per token"].endswith(f"({kv_per_token // 1024} KiB)")
     assert "model" not in at.query_params  # the address holds presets only
 

@@ -10,6 +10,7 @@ from question_bank import GenerationError, generate, load_bank, load_models
 from question_bank.draw_rules import bf16_kv_bytes_per_token, draw_issue, rules_of
 from question_bank.generation import draw_values
 from question_bank.scenarios import scenario_values, step_view
+from question_bank.templates import Template
 
 TEMPLATE = """templates:
   - id: {id}
@@ -174,43 +175,94 @@ FORMAT_TEMPLATE = """templates:
     kind: numeric
     difficulty: 1
     title: A format on a part
-    prompt: "{{model.name}} with {{dtype}} weights on {{gpu.name}}?"
+    prompt: "{{model.name}} with {{dtype}} {prompt} on {{gpu.name}}?"
     params:
       model: {{preset: models, ids: [llama2_7b]}}
       gpu: {{preset: hardware, ids: [{gpu}]}}
       dtype: {{dtype: [{dtype}]}}
     answer:
-      call: weight_bytes
-      with: {{n_params: model.n_params, bytes_per_param: dtype.bytes}}
-      unit: GB
+      call: {call}
+      with: {with_}
+      unit: "{unit}"
     explanation: Why.
     references: [kipply]
 """
+#: The format the matmuls compute in: it sets the elements a matmul moves under the part's peak.
+COMPUTED = {
+    "prompt": "matmuls",
+    "call": "matmul_min_square_dim",
+    "with_": "{peak_flops: gpu.peak_flops, mem_bandwidth: gpu.mem_bandwidth, bytes_per_element: dtype.bytes}",
+    "unit": "",
+}
+#: Formats only stored: weights (W8A16, converted to 16-bit before the matmul) and a KV cache.
+STORED_WEIGHTS = {
+    "prompt": "weights",
+    "call": "weight_bytes",
+    "with_": "{n_params: model.n_params, bytes_per_param: dtype.bytes}",
+    "unit": "GB",
+}
+STORED_KV = {
+    "prompt": "KV cache",
+    "call": "kv_cache_bytes_per_token",
+    "with_": "{n_layers: model.n_layers, n_kv_heads: model.n_kv_heads, head_dim: model.head_dim,"
+    " bytes_per_element: dtype.bytes}",
+    "unit": "KiB",
+}
+
+
+def _format_template(tmp_path: Path, gpu: str, dtype: str, use: dict[str, str]) -> Template:
+    text = FORMAT_TEMPLATE.format(gpu=gpu, dtype=dtype, **use)
+    (tmp_path / "format.yaml").write_text(text, encoding="utf-8")
+    return load_bank([tmp_path], include_shipped=False).get("draw-format")
 
 
 @pytest.mark.parametrize(
     ("gpu", "dtype", "refusal"),
     [
-        ("a100_80gb_sxm", "fp8", "fp8 on NVIDIA A100 80GB SXM4, which has no FP8 tensor cores"),
-        ("t4", "fp8", "fp8 on NVIDIA T4 16GB, which has no FP8 tensor cores"),
-        ("v100_sxm2", "int8", "int8 on NVIDIA V100 SXM2 16GB, which has no INT8 tensor math"),
+        ("a100_80gb_sxm", "fp8", "fp8 compute on NVIDIA A100 80GB SXM4, which has no FP8 tensor cores"),
+        ("t4", "fp8", "fp8 compute on NVIDIA T4 16GB, which has no FP8 tensor cores"),
+        ("v100_sxm2", "int8", "int8 compute on NVIDIA V100 SXM2 16GB, which has no INT8 tensor math"),
         ("h100_sxm", "fp8", None),
         ("h100_nvl", "fp8", None),  # stated: a Hopper part whose FP8 peak is not listed
         ("a10", "int8", None),  # stated: Ampere INT8 with no peak listed
         ("t4", "int8", None),  # its INT8 peak is listed
     ],
 )
-def test_a_format_is_drawn_only_on_a_part_that_has_it(
+def test_a_format_is_computed_in_only_on_a_part_that_has_it(
     tmp_path: Path, gpu: str, dtype: str, refusal: str | None
 ) -> None:
-    (tmp_path / "format.yaml").write_text(FORMAT_TEMPLATE.format(gpu=gpu, dtype=dtype), encoding="utf-8")
-    template = load_bank([tmp_path], include_shipped=False).get("draw-format")
+    template = _format_template(tmp_path, gpu, dtype, COMPUTED)
+    assert rules_of(template).compute_dtypes == ("dtype",)
     if refusal is None:
         assert generate(template, 0).params["dtype"] == dtype
         return
     with pytest.raises(GenerationError, match="draw rules") as caught:
         generate(template, 0)
     assert refusal in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("gpu", "dtype", "use"),
+    [
+        ("v100_sxm2", "int8", STORED_WEIGHTS),  # weight-only int8 (W8A16) on a V100
+        ("a100_80gb_sxm", "fp8", STORED_WEIGHTS),  # weight-only fp8 on an A100
+        ("a100_80gb_sxm", "fp8", STORED_KV),  # an fp8 KV cache on an A100
+        ("t4", "fp8", STORED_KV),
+    ],
+)
+def test_a_format_only_stored_is_drawn_on_any_part(
+    tmp_path: Path, gpu: str, dtype: str, use: dict[str, str]
+) -> None:
+    template = _format_template(tmp_path, gpu, dtype, use)
+    assert rules_of(template).compute_dtypes == ()
+    assert generate(template, 0).params["dtype"] == dtype
+
+
+def test_a_format_named_only_in_the_prompt_is_read_as_computed_in(tmp_path: Path) -> None:
+    unbound = {**STORED_WEIGHTS, "with_": "{n_params: model.n_params, bytes_per_param: 2}"}
+    template = _format_template(tmp_path, "a100_80gb_sxm", "fp8", unbound)
+    with pytest.raises(GenerationError, match="fp8 compute on NVIDIA A100 80GB SXM4"):
+        generate(template, 0)
 
 
 def test_which_parts_have_fp8_and_int8() -> None:

@@ -19,6 +19,22 @@ def test_a_long_context_batch_is_drilled_on_its_context_and_batch() -> None:
     assert "batch of **4** sequences, each **32,768 tokens** long" in scenario.setup
 
 
+def test_the_default_setup_drills_the_chat_budget_on_its_own_figures() -> None:
+    setup = Setup()
+    drill = drill_for(setup, BANK, seed=0)
+    assert isinstance(drill, Drill) and drill.template_id == "scenario-chat-latency-budget", drill
+    pins = {"model": setup.model, "gpu": setup.gpu, "prompt": setup.prompt, "output": setup.output}
+    assert pins.items() <= dict(drill.pins).items()
+    scenario = generate_scenario_checked(BANK.scenario(drill.template_id), 0, pins=dict(drill.pins))
+    assert f"**{setup.prompt:,}-token prompt**" in scenario.setup
+
+
+def test_the_chat_budget_draws_no_model_whose_kv_heads_are_its_query_heads() -> None:
+    """Its KV step's query-heads slip would be graded right on multi-head attention (Llama-2-13B)."""
+    said = drill_for(Setup(model="llama2_13b"), BANK, seed=0)
+    assert isinstance(said, str) and "not Llama-2-13B." in said
+
+
 def test_batch_one_on_one_chip_is_the_chat_budget_with_the_setups_mfu() -> None:
     setup = Setup(model="mistral_7b", gpu="h100_pcie", prompt=2000, output=50, mfu=0.55)
     drill = drill_for(setup, BANK, seed=2)
