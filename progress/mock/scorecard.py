@@ -113,7 +113,7 @@ def scorecard_markdown(
     *,
     facts: MockFacts,
     item_titles: Mapping[str, str] | None = None,
-    exact_text: Callable[[Outcome], str] | None = None,
+    exact_text: Callable[[Outcome], str] = exact_text,
     derivation_text: Callable[[Outcome], str] | None = None,
     zone: tzinfo = UTC,
 ) -> str:
@@ -122,12 +122,11 @@ def scorecard_markdown(
     file stands alone.
 
     ``item_titles`` maps checklist ids to readable names; ``exact_text`` formats an outcome's
-    exact answer (the app passes one built on ``grader.units``), else the verdict's own figure;
+    exact answer (by default as practice's feedback writes it: :func:`exact_text`);
     ``derivation_text`` writes an outcome's worked derivation (none when absent); dates are shown in
     ``zone``.
     """
     titles = item_titles or {}
-    exact_of = exact_text or (lambda o: exact_answer_text(o.problem, o.verdict))
     n = len(debrief.outcomes)
     used_s = (facts.finished_at - facts.started_at).total_seconds()
     status = "" if debrief.final else " (provisional: recall problems still to self-rate)"
@@ -160,7 +159,7 @@ def scorecard_markdown(
     ]
     for o in debrief.outcomes:
         title = problem_title(o.problem)
-        yours, exact = typed_answer(o.problem, o.response), exact_of(o)
+        yours, exact = typed_answer(o.problem, o.response), exact_text(o)
         if o.problem.key_points:
             # A written explanation and its key points are paragraphs: they are laid out in full in the
             # problem's own section below, so this row stays one line a reader can scan.
@@ -186,7 +185,7 @@ def scorecard_markdown(
         if setup:
             set_up.add(scenario)
         lines += _problem_section(
-            o, exact=exact_of(o), derivation=derivation_text(o) if derivation_text else "", setup=setup
+            o, exact=exact_text(o), derivation=derivation_text(o) if derivation_text else "", setup=setup
         )
     return "\n".join(lines) + "\n"
 
