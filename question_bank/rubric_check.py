@@ -1,7 +1,7 @@
 """The bank's rubrics checked against its own model answers, and against text that is off the subject.
 
-A recall template's model answer must make every one of its key points and show none of its
-misconceptions; a paragraph about something else must make none of them. ``validate`` and the
+A recall template's model answer must make every one of its key points, show none of its
+misconceptions and work every sum it shows out right; a paragraph about something else must make none of them. ``validate`` and the
 test suite both run this, so a rubric too strict for its own answer, or loose enough to fire on
 anything, is caught where it is written.
 """
@@ -31,6 +31,11 @@ def explanation_issue(problem: Problem) -> tuple[str, str] | None:
         return (
             f"the model answer misses key point(s) {', '.join(map(str, missed))} by their rubric",
             "add the model answer's wording to those concepts as an alternative, or lower need",
+        )
+    if own.slips:
+        return (
+            f"the model answer works a sum out wrong: {own.slips[0]}",
+            "fix the sum or its result (the checker reads worked sums in answers the same way)",
         )
     if own.misconceptions:
         return (

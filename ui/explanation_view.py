@@ -44,9 +44,11 @@ def escape_markdown(text: str) -> str:
 
 
 def highlighted_markdown(text: str, check: ExplanationCheck) -> str:
-    """The explanation as Markdown: words that made a point on blue, a misconception's on red."""
+    """The explanation as Markdown: words that made a point on blue, a misconception's or a sum worked out
+    wrong on red."""
     marks = [(start, end, "blue") for spans in check.spans for start, end in spans]
     marks += [(start, end, "red") for spans in check.misconception_spans for start, end in spans]
+    marks += [(start, end, "red") for start, end in check.slip_spans]
     out: list[str] = []
     cursor = 0
     # A misconception's mark wins over a point's where they overlap: it is the thing to notice.
@@ -117,6 +119,10 @@ def record_from_state(
         name: bool(st.session_state.get(_point_key(misconception_prefix, j), True))
         for j, name in enumerate(check.misconceptions)
     }
+    slips_kept = {
+        slip: bool(st.session_state.get(_slip_key(misconception_prefix, k), True))
+        for k, slip in enumerate(check.slips)
+    }
     probes: dict[int, bool] = {}
     for i in range(len(check.hits)):
         answered = st.session_state.get(_probe_result_key(point_prefix, i))
@@ -128,10 +134,15 @@ def record_from_state(
         overrides=overrides,
         misconception_overrides={name: kept for name, kept in dismissed.items() if not kept},
         probes=probes,
+        slip_overrides={slip: kept for slip, kept in slips_kept.items() if not kept},
         rating=rating,
         seconds=seconds,
         time_limit_s=time_limit_s,
     )
+
+
+def _slip_key(misconception_prefix: str, index: int) -> str:
+    return f"{misconception_prefix}slip_{index}"
 
 
 def _probe_key(point_prefix: str, index: int) -> str:
@@ -203,6 +214,8 @@ def _point_caption(check: ExplanationCheck, index: int) -> str:
             f"Not made: your {escape_markdown(typed)} is not this point's figure; "
             f"it is about {escape_markdown(expected)}."
         )
+    if index < len(check.contradicted) and check.contradicted[index]:
+        return "Not made: what you wrote says the opposite of this point."
     return "Not found in what you wrote."
 
 
@@ -245,6 +258,13 @@ def show_checks(
             "I did say this (untick if it was read wrongly)",
             value=True,
             key=_point_key(misconception_prefix, j),
+        )
+    for k, slip in enumerate(check.slips):
+        st.error(f"**Arithmetic slip:** {escape_markdown(slip)}.", icon=":material/calculate:")
+        st.checkbox(
+            "It is a slip (untick if the sum was read wrongly)",
+            value=True,
+            key=_slip_key(misconception_prefix, k),
         )
     return record_from_state(
         problem, text, point_prefix=point_prefix, misconception_prefix=misconception_prefix, rating=""

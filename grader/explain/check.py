@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
+from grader.explain.arithmetic import slips as arithmetic_slips
 from grader.explain.claims import Found, Reading, cap_salad
 from grader.explain.text_match import Match
 from grader.problem import Problem
@@ -52,18 +53,34 @@ class ExplanationCheck:
     wrong_figures: tuple[tuple[str, str], ...] = ()
     misconception_sentences: tuple[str, ...] = ()
     truncated: bool = False
+    #: Per key point: the text says its claim and denies it (see :meth:`Reading.contradicts`).
+    contradicted: tuple[bool, ...] = ()
+    #: Sums the text works out wrong ("989e12 / 3.35e12 is about 295, not 29.5"), and where they stand.
+    slips: tuple[str, ...] = ()
+    slip_spans: tuple[tuple[int, int], ...] = ()
 
     @property
     def points_made(self) -> int:
         return sum(self.hits)
 
+    def wrong_claim(self, index: int) -> bool:
+        """Key point ``index`` is denied, or its figure is given badly wrong."""
+        denied = index < len(self.contradicted) and self.contradicted[index]
+        figure = index < len(self.wrong_figures) and bool(self.wrong_figures[index][0])
+        return denied or figure
 
-def suggest_rating(*, points_made: int, points_total: int, misconceptions: int) -> str:
+    @property
+    def wrong_claims(self) -> int:
+        """Missed key points the text gets wrong rather than leaves out, and sums worked out wrong."""
+        return sum(1 for i, hit in enumerate(self.hits) if not hit and self.wrong_claim(i)) + len(self.slips)
+
+
+def suggest_rating(*, points_made: int, points_total: int, misconceptions: int, wrong_claims: int = 0) -> str:
     """The rating the checks suggest: all points → good, at least half → hard, fewer → again.
 
-    Any misconception → again.
+    Any misconception, or any wrong claim (a key point denied, or its figure badly wrong) → again.
     """
-    if misconceptions or points_total <= 0:
+    if misconceptions or wrong_claims or points_total <= 0:
         return "again"
     if points_made >= points_total:
         return "good"
@@ -129,12 +146,25 @@ def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
                 found.append((m.name, asserted))
         points = _not_in_wrong_claims(reading, points, [f for _, f in found])
         hits = tuple(p.made for p in points)
+        contradicted = tuple(
+            not p.made and not reading.mostly_salad and reading.contradicts(rubric)
+            for p, rubric in zip(points, rubrics, strict=True)
+        )
+        slips = [] if reading.mostly_salad else arithmetic_slips(text)
+        wrong_claims = len(slips) + sum(
+            1
+            for p, denied in zip(points, contradicted, strict=True)
+            if not p.made and (denied or p.wrong_figure)
+        )
         return ExplanationCheck(
             hits=hits,
             evidence=tuple(_words(text, p.matches) if p.made else () for p in points),
             misconceptions=tuple(name for name, _ in found),
             suggested_rating=suggest_rating(
-                points_made=sum(hits), points_total=len(hits), misconceptions=len(found)
+                points_made=sum(hits),
+                points_total=len(hits),
+                misconceptions=len(found),
+                wrong_claims=wrong_claims,
             ),
             spans=tuple(_spans(p.matches) if p.made else () for p in points),
             misconception_spans=tuple(_spans(f.matches) for _, f in found),
@@ -142,6 +172,9 @@ def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
             wrong_figures=tuple((p.wrong_figure, p.expected_figure) for p in points),
             misconception_sentences=tuple(reading.sentence_text(f.sentence) for _, f in found),
             truncated=truncated,
+            contradicted=contradicted,
+            slips=tuple(slip.message() for slip in slips),
+            slip_spans=tuple((slip.start, slip.end) for slip in slips),
         )
     except Exception:  # the promise is "never raises": a checker bug must not cost an answer
         _log.exception("explanation check failed for %s", problem.template_id)
@@ -165,6 +198,8 @@ class ExplanationDict(TypedDict):
     standing_misconceptions: list[str]
     score: float
     probes: dict[str, bool]
+    slips: list[str]
+    slip_overrides: dict[str, bool]
 
 
 @dataclass(frozen=True)
@@ -184,6 +219,8 @@ class ExplanationRecord:
     overrides: Mapping[int, bool] = field(default_factory=dict)
     misconception_overrides: Mapping[str, bool] = field(default_factory=dict)
     probes: Mapping[int, bool] = field(default_factory=dict)
+    #: A detected arithmetic slip (by its message) → whether the user agrees it is one (False: dismissed).
+    slip_overrides: Mapping[str, bool] = field(default_factory=dict)
     rating: str | None = None
     seconds: float | None = None
     time_limit_s: float | None = None
@@ -215,8 +252,23 @@ class ExplanationRecord:
     def suggested_rating(self) -> str:
         """The rating the final verdicts suggest (after overrules)."""
         return suggest_rating(
-            points_made=self.points_made, points_total=len(self.made), misconceptions=len(self.misconceptions)
+            points_made=self.points_made,
+            points_total=len(self.made),
+            misconceptions=len(self.misconceptions),
+            wrong_claims=self.wrong_claims,
         )
+
+    @property
+    def slips(self) -> tuple[str, ...]:
+        """The arithmetic slips the user did not dismiss."""
+        return tuple(s for s in self.check.slips if self.slip_overrides.get(s, True))
+
+    @property
+    def wrong_claims(self) -> int:
+        """Wrong claims (denied points, wrong figures) on points the final verdicts leave missed, and the
+        arithmetic slips that stand."""
+        points = sum(1 for i, made in enumerate(self.made) if not made and self.check.wrong_claim(i))
+        return points + len(self.slips)
 
     def to_dict(self) -> ExplanationDict:
         return {
@@ -234,6 +286,8 @@ class ExplanationRecord:
             "standing_misconceptions": list(self.misconceptions),
             "score": self.score,
             "probes": {str(i): right for i, right in sorted(self.probes.items())},
+            "slips": list(self.check.slips),
+            "slip_overrides": dict(sorted(self.slip_overrides.items())),
         }
 
     @staticmethod
@@ -245,6 +299,7 @@ class ExplanationRecord:
             misconceptions=tuple(str(m) for m in data.get("misconceptions", [])),
             suggested_rating=str(data.get("suggested_rating", "again")),
             empty=not str(data.get("text", "")).strip(),
+            slips=tuple(str(s) for s in data.get("slips", [])),
         )
         return ExplanationRecord(
             text=str(data.get("text", "")),
@@ -254,6 +309,7 @@ class ExplanationRecord:
                 str(k): bool(v) for k, v in dict(data.get("misconception_overrides", {})).items()
             },
             probes={int(i): bool(v) for i, v in dict(data.get("probes", {})).items()},
+            slip_overrides={str(k): bool(v) for k, v in dict(data.get("slip_overrides", {})).items()},
             rating=data.get("rating"),
             seconds=data.get("seconds"),
             time_limit_s=data.get("time_limit_s"),

@@ -37,6 +37,9 @@ class Found:
     sentence: int = -1
     wrong_figure: str = ""
     expected_figure: str = ""
+    #: The point's claim is said and denied ("decode is not bandwidth-bound", "it is false that ..."):
+    #: the text asserts the point's opposite, which an interviewer marks down as a wrong claim.
+    contradicted: bool = False
 
 
 class WrongFigure(TypedDict, total=False):
@@ -83,13 +86,55 @@ class Reading:
         start, end = self.bounds.get(sentence, (0, 0))
         return self.text.text[start:end]
 
-    def _matches(self, concept: tuple[str, ...]) -> list[Match]:
+    def _matches(self, concept: tuple[str, ...], *, negatable: bool = True) -> list[Match]:
         out: list[Match] = []
         for phrase in _concept_phrases(concept):
             out.extend(
-                m for m in self.text.find(phrase) if self.text.tokens[m.first].sentence not in self.salad
+                m
+                for m in self.text.find(phrase, negatable=negatable)
+                if self.text.tokens[m.first].sentence not in self.salad
             )
         return out
+
+    def contradicts(self, rubric: Rubric) -> bool:
+        """Whether one sentence says the point's claim and denies it.
+
+        Every concept the point needs is there; its first concept, the claim's subject, is said
+        plainly, and another only under its clause's negation ("decode is not bandwidth-bound"); or
+        the whole claim stands under a denying frame ("it is false that ..."). A negation over the
+        subject itself is a condition on the claim, not its denial ("no help if the prompts
+        diverge"); a sentence that rejects a belief ("don't assume ...") is read by the
+        misconceptions, not here.
+        """
+        if not rubric.concepts:
+            return False
+        tokens = self.text.tokens
+        said: dict[int, dict[int, list[Match]]] = {}
+        denied: set[tuple[int, int]] = set()
+        for index, concept in enumerate(rubric.concepts):
+            for phrase in _concept_phrases(concept):
+                negates = any(t.negation for t in phrase)
+                for m in self.text.find(phrase, negatable=False):
+                    sentence = tokens[m.first].sentence
+                    if sentence in self.salad:
+                        continue
+                    said.setdefault(sentence, {}).setdefault(index, []).append(m)
+                    if self.text.denies(m, phrase_negates=negates):
+                        denied.add((m.first, m.last))
+        for sentence, found in said.items():
+            if len(found) < rubric.required or 0 not in found:
+                continue
+            spans = [m for ms in found.values() for m in ms]
+            if all(any(t.denied for t in tokens[m.first : m.last + 1]) for m in spans):
+                return True  # "It is false that <the point>"
+            if any(t.rejected and not t.denied for t in tokens if t.sentence == sentence):
+                continue
+            subject_said = any((m.first, m.last) not in denied for m in found[0])
+            if subject_said and any(
+                all((m.first, m.last) in denied for m in ms) for i, ms in found.items() if i
+            ):
+                return True
+        return False
 
     def _by_sentence(self, rubric: Rubric) -> dict[int, dict[int, Match]]:
         """Window → {concept index: its first match there}.

@@ -253,6 +253,8 @@ class Token:
     segment: int = 0
     #: Its clause opens with a pronoun ("it's per sequence"): the clause speaks of an earlier subject.
     refers: bool = False
+    #: A frame denies the statement it stands in ("it is false that ..."): said, then denied.
+    denied: bool = False
 
     @property
     def negation(self) -> bool:
@@ -461,9 +463,8 @@ def tokens(text: str) -> list[Token]:
             seen_negation.add(t.clause)
         first = rejecting.get(t.sentence)
         turn = turned.get(t.sentence)
-        rejected = (first is not None and (turn is None or t.clause < turn)) or any(
-            start <= t.start < end for start, end in denied
-        )
+        in_denial = any(start <= t.start < end for start, end in denied)
+        rejected = (first is not None and (turn is None or t.clause < turn)) or in_denial
         out.append(
             Token(
                 t.norm,
@@ -477,6 +478,7 @@ def tokens(text: str) -> list[Token]:
                 rejected,
                 t.segment,
                 refers=t.clause in referring,
+                denied=in_denial,
             )
         )
     return out
@@ -564,6 +566,16 @@ class Text:
                 continue
             matches.append(Match(begin, position, token.start, self.tokens[position].end))
         return matches
+
+    def denies(self, match: Match, *, phrase_negates: bool) -> bool:
+        """The match stands under its own clause's negation or a denying frame ("it is false that"),
+        not merely in a sentence that rejects something: what its sentence says is the match's opposite."""
+        span = self.tokens[match.first : match.last + 1]
+        if any(t.denied for t in span):
+            return True
+        if phrase_negates:
+            return span[0].negated
+        return any(t.negated for t in span)
 
     def _blocked(self, first: int, last: int, *, phrase_negates: bool) -> bool:
         span = self.tokens[first : last + 1]

@@ -22,8 +22,8 @@ FLOORS = {
         "misconception_precision": 0.91,
         "misconception_recall": 0.87,
     },
-    # Writers C (17 items), F and G (22 items): F and G wrote blind after the checks of today were
-    # built, and were scored once, so these figures are the honest estimate on new writers.
+    # Writers H, I and J (22 items each): they wrote blind and nothing was tuned on their texts, so
+    # these figures are the honest estimate on new writers.
     "holdout": {
         "rating_exact": 0.63,
         "rating_within_one": 0.93,

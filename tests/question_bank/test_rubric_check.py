@@ -42,6 +42,13 @@ def test_a_misconception_in_a_model_answer_is_reported() -> None:
     assert issue is not None and "fusion reduces FLOPs" in issue[0]
 
 
+def test_a_sum_worked_out_wrong_in_a_model_answer_is_reported() -> None:
+    problem = generate(BANK.get("ridge-point-recall"), 0)
+    broken = replace(problem, model_answer=problem.model_answer + " Check: 989e12 / 3.35e12 ≈ 29.5.")
+    issue = explanation_issue(broken)
+    assert issue is not None and "29.5" in issue[0] and "295" in issue[0]
+
+
 def test_a_rubric_missing_its_own_answer_is_reported() -> None:
     problem = generate(BANK.get("fusion-why"), 0)
     broken = replace(problem, model_answer="Fused kernels are faster.")

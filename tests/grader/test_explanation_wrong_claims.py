@@ -1,0 +1,115 @@
+"""Wrong claims in a typed explanation: sums worked out wrong, and key points said and then denied."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grader import ExplanationRecord, check_explanation
+from grader.explain.arithmetic import slips
+from tests.grader.test_explanation import DECODE, FULL
+
+
+@pytest.mark.parametrize(
+    ("text", "worked"),
+    [
+        ("Ridge point = peak / bandwidth = 989e12 / 3.35e12 ≈ 29.5 FLOP per byte.", 295.2),
+        ("v5e: 1.97e14 / 8.2e11 ≈ 24, so a couple dozen sequences.", 240.2),
+        ("H100 ridge: 989 T / 3.35 T ≈ 30 FLOP/B.", 295.2),
+        ("KV per token: 2 · 40 · 40 · 128 · 2 ≈ 8.2 MB.", 819_200),
+        ("26 GB / 1.5 TB/s ≈ 1.7 ms per token.", 0.01733),
+        ("prefill of the prefix: 2 × 7e9 × 2,000 ≈ 2.8e10 FLOPs.", 2.8e13),
+        ("the chance an expert is skipped is (6/8)^64 ≈ 0.3.", 1.0e-8),
+        ("B* = 989e12 × 2 / (2 × 3.35e12) ≈ 2950.", 295.2),
+    ],
+)
+def test_a_sum_worked_out_wrong_is_a_slip(text: str, worked: float) -> None:
+    (slip,) = slips(text)
+    assert slip.worked == pytest.approx(worked, rel=0.01)
+    assert text[slip.start : slip.end].startswith(slip.expression)
+    assert f"not {slip.said}" in slip.message()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ridge = 989e12 / 3.35e12 ≈ 295 FLOP/B, or about 300.",
+        "13e9 params × 2 bytes = 26 GB; 26 GB / 1.5 TB/s ≈ 17 ms per token.",
+        "Compute: 2 · 13e9 / 312e12 ≈ 0.08 ms, nothing next to the read.",
+        # The whole rest of a product under a "/" is its denominator, as people write it.
+        "matmul: 2·4096³ / 3·4096²·2 ≈ 1365 FLOP/B.",
+        "2*4096^3 ops for 3*4096^2*2 bytes = ~1365 ops per byte.",
+        "2 × 40 layers × 40 heads × 128 × 2 bytes ≈ 0.82 MB for every token.",
+        "137 GFLOP over 3·4096²·2 B ≈ 100 MB of traffic.",
+        # "70B" is seventy billion parameters; "8x7B" is a model's name.
+        "70B × 2 bytes = 140 GB, read every step.",
+        "Mixtral 8x7B ≈ 12.9B active of 46.7B total.",
+        # Symbols are not arithmetic; a bare figure is not a sum.
+        "B* = peak × bytes / (2 × BW) ≈ peak / BW ≈ 200.",
+        "The bubble is (p−1)/(m+p−1) ≈ 0.2 for these numbers.",
+        "The A100's ridge is ≈ 200 FLOP/B.",
+    ],
+)
+def test_right_sums_and_notation_are_no_slip(text: str) -> None:
+    assert slips(text) == []
+
+
+@given(st.text(alphabet=st.sampled_from(list("0123456789.e+-×*/·^²³()≈=~ GBTmsx%,")), max_size=60))
+def test_slips_never_raise(text: str) -> None:
+    for slip in slips(text):
+        assert 0 <= slip.start < slip.end <= len(text)
+
+
+def test_huge_numbers_are_no_error() -> None:
+    assert slips("1e400 × 2 ≈ 3 and 1e-400 / 0 ≈ 1, 10^99999 ≈ 5") is not None
+    check = check_explanation(DECODE, FULL + " Also 1e400 × 1e400 ≈ 2.")
+    assert len(check.hits) == len(DECODE.key_points)
+
+
+def test_a_slip_suggests_again_and_can_be_dismissed() -> None:
+    text = FULL + " At batch 1 that is 26 GB / 1.5 TB/s ≈ 1.7 ms per token."
+    check = check_explanation(DECODE, text)
+    assert all(check.hits)
+    assert check.slips == ("26 GB / 1.5 TB/s is about 0.0173, not 1.7 ms",)
+    assert check.suggested_rating == "again"
+    assert text[slice(*check.slip_spans[0])].startswith("26 GB")
+    dismissed = ExplanationRecord(text=text, check=check, slip_overrides={check.slips[0]: False})
+    assert dismissed.slips == () and dismissed.suggested_rating == "good"
+    again = ExplanationRecord.from_dict(dismissed.to_dict())
+    assert again.check.slips == check.slips and again.suggested_rating == "good"
+
+
+def test_a_record_stored_before_slips_reads_without_them() -> None:
+    stored = ExplanationRecord(text=FULL, check=check_explanation(DECODE, FULL)).to_dict()
+    del stored["slips"], stored["slip_overrides"]  # type: ignore[misc]
+    record = ExplanationRecord.from_dict(stored)
+    assert record.slips == () and record.suggested_rating == "good"
+
+
+def test_a_point_said_and_denied_is_a_wrong_claim() -> None:
+    check = check_explanation(
+        DECODE, "It is false that decode is memory-bound. Batching reuses each weight read."
+    )
+    assert check.hits[0] is False and check.contradicted[0] is True
+    assert check.suggested_rating == "again"
+    plain = check_explanation(DECODE, "Decode is not memory-bound. Batching reuses each weight read.")
+    assert plain.contradicted[0] is True and plain.suggested_rating == "again"
+    # Left out is not denied: the same text without the first point is only incomplete.
+    silent = check_explanation(DECODE, "Batching reuses each weight read, and the ridge is 200 FLOP/B.")
+    assert not any(silent.contradicted) and silent.suggested_rating == "hard"
+
+
+def test_a_negated_condition_on_the_subject_is_no_denial() -> None:
+    # A negation in a clause of its own ("without batching") does not deny the claim after it.
+    check = check_explanation(
+        DECODE, "Without batching, decode is memory-bound: batching reuses each weight read."
+    )
+    assert check.hits[0] and not check.contradicted[0]
+
+
+def test_ticking_a_denied_point_made_clears_its_wrong_claim() -> None:
+    check = check_explanation(DECODE, "Decode is not memory-bound. " + FULL.split(": ", 1)[1])
+    assert check.contradicted[0] and check.suggested_rating == "again"
+    record = ExplanationRecord(text="x", check=check, overrides={0: True})
+    assert record.wrong_claims == 0 and record.suggested_rating == "good"
