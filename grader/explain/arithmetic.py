@@ -74,9 +74,16 @@ class Slip:
     worked: float
     start: int
     end: int
+    #: The result's unit as typed ("ms"), and the worked figure in it (7.72 for 0.00772 s said in ms).
+    unit: str = ""
+    worked_in_unit: float | None = None
 
     def message(self) -> str:
         """How the page says it: "989e12 / 3.35e12 is about 295, not 29.5"."""
+        if self.unit and self.worked_in_unit is not None:
+            return (
+                f"{self.expression} is about {plain_figure(self.worked_in_unit)} {self.unit}, not {self.said}"
+            )
         return f"{self.expression} is about {plain_figure(self.worked)}, not {self.said}"
 
 
@@ -341,7 +348,16 @@ def slips(text: str) -> list[Slip]:
             expression = text[left[0].start : left[-1].end]
             typed = text[right[0].start : right[-1].end]
             best = min(values, key=lambda w: min(abs(math.log(abs(w / r))) for r in said[0]))
-            out.append(Slip(expression, typed, best, left[0].start, right[-1].end))
+            # The worked figure in the unit the result was typed in: its reading nearest the sum.
+            typed_number = float(right[0].text.replace(",", ""))
+            scale = (
+                min(said[0], key=lambda r: abs(math.log(abs(best / r)))) / typed_number
+                if typed_number
+                else 0.0
+            )
+            unit = text[right[1].start : right[-1].end] if len(right) > 1 else ""
+            in_unit = best / scale if scale else None
+            out.append(Slip(expression, typed, best, left[0].start, right[-1].end, unit, in_unit))
         return out
     except Exception:  # a text is never an error: an unreadable sum is no slip
         return []

@@ -71,7 +71,7 @@ def test_a_slip_suggests_again_and_can_be_dismissed() -> None:
     text = FULL + " At batch 1 that is 26 GB / 1.5 TB/s ≈ 1.7 ms per token."
     check = check_explanation(DECODE, text)
     assert all(check.hits)
-    assert check.slips == ("26 GB / 1.5 TB/s is about 0.0173, not 1.7 ms",)
+    assert check.slips == ("26 GB / 1.5 TB/s is about 17.3 ms, not 1.7 ms",)
     assert check.suggested_rating == "again"
     assert text[slice(*check.slip_spans[0])].startswith("26 GB")
     dismissed = ExplanationRecord(text=text, check=check, slip_overrides={check.slips[0]: False})

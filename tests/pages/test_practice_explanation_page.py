@@ -209,3 +209,20 @@ def test_a_missed_point_offers_its_follow_up_and_a_right_answer_makes_it(tmp_pat
     [attempt] = Store(tmp_path / "p.db").attempts()
     assert attempt.explanation is not None and attempt.explanation["probes"] == {"2": True}
     assert attempt.explanation["made"] == [True, True, True, False]
+
+
+def test_a_sum_worked_out_wrong_is_flagged_and_can_be_dismissed(tmp_path: Path) -> None:
+    slip = PARTIAL + " For 1e9 elements in fp32 that is 12e9 B / 1.555e12 B/s ≈ 77 ms."
+    at = _check(_page(tmp_path / "p.db"), slip)
+    assert not at.exception
+    [flag] = [e.value for e in at.error if "Arithmetic slip" in e.value]
+    assert "is about 7\\.72 ms, not 77 ms" in flag
+    assert _suggested(at) == "again"
+    at.checkbox(key=f"{keys.PRACTICE_MISCONCEPTION_PREFIX}slip_0").uncheck().run()
+    assert _suggested(at) == "hard"
+    at.button(key=keys.PRACTICE_RATE_PREFIX + "hard").click().run()
+    [attempt] = Store(tmp_path / "p.db").attempts()
+    stored = attempt.explanation
+    assert stored is not None
+    assert stored["slips"] == ["12e9 B / 1.555e12 B/s is about 7.72 ms, not 77 ms"]
+    assert stored["slip_overrides"] == {stored["slips"][0]: False}
