@@ -119,7 +119,9 @@ class Reading:
                     if sentence in self.salad:
                         continue
                     said.setdefault(sentence, {}).setdefault(index, []).append(m)
-                    if self.text.denies(m, phrase_negates=negates):
+                    # A phrase that holds its own negation ("no matter how big") denied again is
+                    # a double negative, not a denial.
+                    if not negates and self.text.denies(m, phrase_negates=False):
                         denied.add((m.first, m.last))
         for sentence, found in said.items():
             if len(found) < rubric.required or 0 not in found:

@@ -86,6 +86,10 @@ _SEGMENT_WORDS = frozenset(_words("and but while whilst whereas or nor although 
 _CARRY_OPENERS = frozenset(_words("because since"))
 #: Words after "neither" that it negates (to its "nor" or the clause's end, whichever is nearer).
 _NEITHER_REACH = 1
+#: Negations that set a short alternative aside ("instead of 2", "rather than per sequence"), and the
+#: words they cover at most (a figure ends the alternative).
+_SHORT_NEGATIONS = frozenset(("rather than", "instead of"))
+_SHORT_NEGATION_REACH = 3
 #: Clause openers that turn a rejecting sentence back to the speaker's own claim.
 _TURNS = frozenset(_words("but however yet whereas though although actually instead fact really rather :"))
 # Words of a rejecting frame itself: a clause of only these holds no claim yet ("A common mistake: ...").
@@ -355,7 +359,8 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[in
                     new_clause()
                     continue
                 norm = word if word in (NOT, MULT) else _normal_word(word)
-                out.append(_Raw(norm, None, m.start(), m.end(), sentence, clause, word, segment))
+                raw = symbol if symbol in _SHORT_NEGATIONS else word
+                out.append(_Raw(norm, None, m.start(), m.end(), sentence, clause, raw, segment))
             continue
         if m.group("num") is not None:
             out.append(_Raw("#", _number(m), m.start(), m.end(), sentence, clause, m.group(0), segment))
@@ -455,10 +460,15 @@ def tokens(text: str) -> list[Token]:
             t.clause in negating_clauses or t.clause in seen_negation or near_neither.get(t.clause, 0) > 0
         )
         if t.clause in near_neither:
-            near_neither[t.clause] -= 1
+            # A figure ends a short alternative ("instead of 2 halves it" sets aside the 2 alone).
+            near_neither[t.clause] = 0 if t.number is not None else near_neither[t.clause] - 1
         if t.raw == "neither":
             # "neither X nor Y": "neither" covers its own few words, "nor" the clause it opens.
             near_neither[t.clause] = _NEITHER_REACH
+        elif t.raw in _SHORT_NEGATIONS:
+            # "1 byte instead of 2 halves it": the alternative set aside is a short phrase (a few
+            # words, or one figure), and what follows it is said.
+            near_neither[t.clause] = _SHORT_NEGATION_REACH
         elif t.norm == NOT:
             seen_negation.add(t.clause)
         first = rejecting.get(t.sentence)

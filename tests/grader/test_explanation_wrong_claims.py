@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader import ExplanationRecord, check_explanation
+from grader import ExplanationRecord, Rubric, check_explanation
 from grader.explain.arithmetic import slips
 from tests.grader.test_explanation import DECODE, FULL
 
@@ -113,3 +115,23 @@ def test_ticking_a_denied_point_made_clears_its_wrong_claim() -> None:
     assert check.contradicted[0] and check.suggested_rating == "again"
     record = ExplanationRecord(text="x", check=check, overrides={0: True})
     assert record.wrong_claims == 0 and record.suggested_rating == "good"
+
+
+def test_instead_of_sets_aside_only_the_alternative_after_it() -> None:
+    halving = Rubric(concepts=(("int8",), ("halves",)))
+    problem = replace(DECODE, key_point_rubrics=(*DECODE.key_point_rubrics[:3], halving))
+    check = check_explanation(problem, "Storing int8 weights in 1 byte instead of 2 halves the bytes read.")
+    assert check.hits[3] and not check.contradicted[3]
+    set_aside = check_explanation(
+        problem, "With int8 weights the read is cut, rather than halves, by a third."
+    )
+    assert not set_aside.hits[3]
+
+
+def test_a_double_negative_is_no_denial() -> None:
+    constant = Rubric(concepts=(("ratio", "intensity"), ("no matter how big", "independent of size")))
+    problem = replace(DECODE, key_point_rubrics=(*DECODE.key_point_rubrics[:3], constant))
+    check = check_explanation(problem, "The add's ratio never changes, whatever the size: no matter how big.")
+    assert not check.contradicted[3]
+    check = check_explanation(problem, "The add's ratio never changes no matter how big the arrays get.")
+    assert not check.contradicted[3]
