@@ -103,15 +103,29 @@ class FigureCall(Strict):
     args: dict[str, float] = Field(alias="with")
 
 
+class ContrarySpec(Strict):
+    """A claim that says a key point's opposite: concepts that must all stand in one segment of a
+    sentence, un-negated (as a misconception's do), and ``contrast`` phrases as for a misconception."""
+
+    concepts: list[Annotated[list[Phrase], Field(min_length=1)]] = Field(min_length=1)
+    contrast: list[Phrase] = []
+
+    def to_rubric(self) -> Rubric:
+        return Rubric(concepts=tuple(tuple(c) for c in self.concepts), contrast=tuple(self.contrast))
+
+
 class KeyPoint(RubricSpec):
     """A key point as shown (``point``) and the rubric that finds it in a typed explanation.
 
     ``value`` is the figure the point states (a number, or ``{call: ridge_point, with: {...}}``),
     ``unit`` the unit it is said in: a figure in that unit that differs from it voids the point.
+    ``contrary`` lists claims that say the point's opposite: asserted where the point is not made,
+    the point is denied, a wrong claim that suggests Again.
     """
 
     point: str = Field(min_length=1)
     probe: ProbeSpec | None = None
+    contrary: list[ContrarySpec] = []
     value: float | FigureCall | None = None
     unit: str = ""
     rel_tol: float = Field(default=0.10, gt=0, lt=1)
@@ -135,9 +149,10 @@ class KeyPoint(RubricSpec):
 
     def to_rubric(self) -> Rubric:
         base = super().to_rubric()
+        contrary = tuple(claim.to_rubric() for claim in self.contrary)
         figure = self.figure()
         if figure is None:
-            return base
+            return Rubric(concepts=base.concepts, need=base.need, forbid=base.forbid, contrary=contrary)
         return Rubric(
             concepts=base.concepts,
             need=base.need,
@@ -145,6 +160,7 @@ class KeyPoint(RubricSpec):
             value=figure,
             value_unit=self.unit,
             value_rel_tol=self.rel_tol,
+            contrary=contrary,
         )
 
 
@@ -189,6 +205,8 @@ def _expand_subjects(data: Any) -> Any:
             out["concepts"] = [phrases(c) for c in out["concepts"]]
         if "contrast" in out:
             out["contrast"] = phrases(out["contrast"])
+        if isinstance(out.get("contrary"), list):
+            out["contrary"] = [spec(claim) for claim in out["contrary"]]
         return out
 
     data = dict(data)
@@ -224,6 +242,9 @@ class RecallAnswer(Strict):
         specs: list[RubricSpec] = [*self.key_points, *self.misconceptions]
         phrases = [p for spec in specs for concept in spec.concepts for p in concept]
         phrases += [p for m in self.misconceptions for p in m.contrast]
+        claims = [claim for point in self.key_points for claim in point.contrary]
+        phrases += [p for claim in claims for concept in claim.concepts for p in concept]
+        phrases += [p for claim in claims for p in claim.contrast]
         unknown = unknown_references(phrases)
         if unknown:
             raise bank_error(

@@ -1,9 +1,10 @@
 """The bank's rubrics checked against its own model answers, and against text that is off the subject.
 
 A recall template's model answer must make every one of its key points, show none of its
-misconceptions and work every sum it shows out right; a paragraph about something else must make none of them. ``validate`` and the
-test suite both run this, so a rubric too strict for its own answer, or loose enough to fire on
-anything, is caught where it is written.
+misconceptions nor any point's contrary claim, and work every sum it shows out right; a paragraph
+about something else must make none of them. ``validate`` and the test suite both run this, so a
+rubric too strict for its own answer, or loose enough to fire on anything, is caught where it is
+written.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 
 from grader import Kind, Problem, check_explanation
+from grader.explain.claims import Reading
 
 #: Technical prose about another subject: rubrics must find nothing in it.
 OFF_TOPIC = (
@@ -42,7 +44,12 @@ def explanation_issue(problem: Problem) -> tuple[str, str] | None:
             f"the model answer shows the misconception(s) {', '.join(own.misconceptions)}",
             "make the misconception's phrases more specific (a whole wrong statement, not one word)",
         )
-    for issue in (_negation_issue(problem), _shuffle_issue(problem), _misconception_issue(problem)):
+    for issue in (
+        _contrary_issue(problem),
+        _negation_issue(problem),
+        _shuffle_issue(problem),
+        _misconception_issue(problem),
+    ):
         if issue is not None:
             return issue
     stray = check_explanation(problem, OFF_TOPIC)
@@ -74,6 +81,19 @@ def shuffled(text: str, *, seed: int = 0) -> str:
     words = text.split()
     random.Random(seed).shuffle(words)
     return " ".join(words)
+
+
+def _contrary_issue(problem: Problem) -> tuple[str, str] | None:
+    """A point's contrary claim must be read in neither the model answer nor the point's own sentence."""
+    answer, texts = Reading(problem.model_answer), [Reading(point) for point in problem.key_points]
+    for i, rubric in enumerate(problem.key_point_rubrics):
+        for claim in rubric.contrary:
+            if answer.misconception(claim).made or texts[i].misconception(claim).made:
+                return (
+                    f"key point {i}'s contrary claim is read in the model answer or the point itself",
+                    "make the contrary claim's concepts say the opposite (a whole wrong statement)",
+                )
+    return None
 
 
 def _negation_issue(problem: Problem) -> tuple[str, str] | None:

@@ -215,6 +215,13 @@ def _point_caption(check: ExplanationCheck, index: int) -> str:
             f"it is about {escape_markdown(expected)}."
         )
     if index < len(check.contradicted) and check.contradicted[index]:
+        said = check.denial_sentences[index] if index < len(check.denial_sentences) else ""
+        if said:
+            return (
+                "Not made: you wrote “"
+                + escape_markdown(" ".join(said.split()))
+                + "”, the opposite of this point."
+            )
         return "Not made: what you wrote says the opposite of this point."
     return "Not found in what you wrote."
 

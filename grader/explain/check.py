@@ -53,8 +53,10 @@ class ExplanationCheck:
     wrong_figures: tuple[tuple[str, str], ...] = ()
     misconception_sentences: tuple[str, ...] = ()
     truncated: bool = False
-    #: Per key point: the text says its claim and denies it (see :meth:`Reading.contradicts`).
+    #: Per key point: the text says its claim and denies it (see :meth:`Reading.denial`).
     contradicted: tuple[bool, ...] = ()
+    #: Per key point: the sentence that denies it ("" when none).
+    denial_sentences: tuple[str, ...] = ()
     #: Sums the text works out wrong ("989e12 / 3.35e12 is about 295, not 29.5"), and where they stand.
     slips: tuple[str, ...] = ()
     slip_spans: tuple[tuple[int, int], ...] = ()
@@ -146,10 +148,11 @@ def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
                 found.append((m.name, asserted))
         points = _not_in_wrong_claims(reading, points, [f for _, f in found])
         hits = tuple(p.made for p in points)
-        contradicted = tuple(
-            not p.made and not reading.mostly_salad and reading.contradicts(rubric)
+        denials = tuple(
+            -1 if p.made or reading.mostly_salad else reading.denial(rubric)
             for p, rubric in zip(points, rubrics, strict=True)
         )
+        contradicted = tuple(sentence >= 0 for sentence in denials)
         slips = [] if reading.mostly_salad else arithmetic_slips(text)
         wrong_claims = len(slips) + sum(
             1
@@ -173,6 +176,7 @@ def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
             misconception_sentences=tuple(reading.sentence_text(f.sentence) for _, f in found),
             truncated=truncated,
             contradicted=contradicted,
+            denial_sentences=tuple(reading.sentence_text(s) if s >= 0 else "" for s in denials),
             slips=tuple(slip.message() for slip in slips),
             slip_spans=tuple((slip.start, slip.end) for slip in slips),
         )

@@ -96,18 +96,22 @@ class Reading:
             )
         return out
 
-    def contradicts(self, rubric: Rubric) -> bool:
-        """Whether one sentence says the point's claim and denies it.
+    def denial(self, rubric: Rubric) -> int:
+        """The sentence that says the point's claim and denies it (-1: none).
 
         Every concept the point needs is there; its first concept, the claim's subject, is said
         plainly, and another only under its clause's negation ("decode is not bandwidth-bound"); or
-        the whole claim stands under a denying frame ("it is false that ..."). A negation over the
+        the whole claim stands under a denying frame ("it is false that ..."); or one of the point's
+        ``contrary`` claims is asserted, read as a misconception is. A negation over the
         subject itself is a condition on the claim, not its denial ("no help if the prompts
         diverge"); a sentence that rejects a belief ("don't assume ...") is read by the
         misconceptions, not here.
         """
         if not rubric.concepts:
-            return False
+            return -1
+        for claim in rubric.contrary:
+            if (asserted := self.misconception(claim)).made:
+                return asserted.sentence
         tokens = self.text.tokens
         said: dict[int, dict[int, list[Match]]] = {}
         denied: set[tuple[int, int]] = set()
@@ -128,15 +132,15 @@ class Reading:
                 continue
             spans = [m for ms in found.values() for m in ms]
             if all(any(t.denied for t in tokens[m.first : m.last + 1]) for m in spans):
-                return True  # "It is false that <the point>"
+                return sentence  # "It is false that <the point>"
             if any(t.rejected and not t.denied for t in tokens if t.sentence == sentence):
                 continue
             subject_said = any((m.first, m.last) not in denied for m in found[0])
             if subject_said and any(
                 all((m.first, m.last) in denied for m in ms) for i, ms in found.items() if i
             ):
-                return True
-        return False
+                return sentence
+        return -1
 
     def _by_sentence(self, rubric: Rubric) -> dict[int, dict[int, Match]]:
         """Window → {concept index: its first match there}.

@@ -35,6 +35,10 @@ class Rubric:
     #: something else ("below → memory-bound, above → compute-bound" says nothing compute-bound
     #: about "below").
     contrast: tuple[str, ...] = ()
+    #: For a key point: claims that say its opposite in other words ("step time grows with every
+    #: sequence" against "a bigger batch is almost free"), each read like a misconception's claim.
+    #: One that stands where the point is not made makes the point denied: a wrong claim.
+    contrary: tuple[Rubric, ...] = ()
 
     @property
     def required(self) -> int:

@@ -97,6 +97,7 @@ def test_a_point_said_and_denied_is_a_wrong_claim() -> None:
     assert check.suggested_rating == "again"
     plain = check_explanation(DECODE, "Decode is not memory-bound. Batching reuses each weight read.")
     assert plain.contradicted[0] is True and plain.suggested_rating == "again"
+    assert plain.denial_sentences[0] == "Decode is not memory-bound"
     # Left out is not denied: the same text without the first point is only incomplete.
     silent = check_explanation(DECODE, "Batching reuses each weight read, and the ridge is 200 FLOP/B.")
     assert not any(silent.contradicted) and silent.suggested_rating == "hard"
@@ -135,3 +136,21 @@ def test_a_double_negative_is_no_denial() -> None:
     assert not check.contradicted[3]
     check = check_explanation(problem, "The add's ratio never changes no matter how big the arrays get.")
     assert not check.contradicted[3]
+
+
+def test_a_contrary_claim_in_other_words_denies_its_point() -> None:
+    contrary = Rubric(
+        concepts=(("each sequence",), ("its own read of the weights", "reads the weights again"))
+    )
+    sharing = replace(DECODE.key_point_rubrics[3], contrary=(contrary,))
+    problem = replace(DECODE, key_point_rubrics=(*DECODE.key_point_rubrics[:3], sharing))
+    base = "Decode is memory-bound at about one FLOP per byte, and the A100 ridge is near 200 FLOP/B."
+    wrong = check_explanation(problem, base + " Each sequence in a batch needs its own read of the weights.")
+    assert not wrong.hits[3] and wrong.contradicted[3] and wrong.suggested_rating == "again"
+    assert wrong.denial_sentences[3].startswith("Each sequence in a batch")
+    silent = check_explanation(problem, base)
+    assert not silent.contradicted[3] and silent.suggested_rating == "hard"
+    rejected = check_explanation(
+        problem, base + " Don't assume each sequence needs its own read of the weights."
+    )
+    assert not rejected.contradicted[3]

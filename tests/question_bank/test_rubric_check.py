@@ -49,6 +49,17 @@ def test_a_sum_worked_out_wrong_in_a_model_answer_is_reported() -> None:
     assert issue is not None and "29.5" in issue[0] and "295" in issue[0]
 
 
+def test_a_contrary_claim_the_model_answer_makes_is_reported() -> None:
+    problem = generate(BANK.get("fusion-why"), 0)
+    claim = Rubric(concepts=(("fused",), ("registers",)))
+    first = replace(problem.key_point_rubrics[2], contrary=(claim,))
+    broken = replace(
+        problem, key_point_rubrics=(*problem.key_point_rubrics[:2], first, *problem.key_point_rubrics[3:])
+    )
+    issue = explanation_issue(broken)
+    assert issue is not None and "key point 2's contrary claim" in issue[0]
+
+
 def test_a_rubric_missing_its_own_answer_is_reported() -> None:
     problem = generate(BANK.get("fusion-why"), 0)
     broken = replace(problem, model_answer="Fused kernels are faster.")
@@ -63,10 +74,23 @@ def test_a_bare_number_in_yaml_is_a_phrase_matched_by_value() -> None:
     assert rubric.required == 1 and rubric.concepts == (("200", "ridge"),)
 
 
+def test_a_key_points_contrary_claims_are_read_from_yaml() -> None:
+    spec = KeyPoint.model_validate(
+        {
+            "point": "Decode is bandwidth-bound.",
+            "concepts": [["decode"], ["@memory-bound"]],
+            "contrary": [{"concepts": [["decode"], ["@compute-bound"]], "contrast": ["prefill"]}],
+        }
+    )
+    (claim,) = spec.to_rubric().contrary
+    assert claim.concepts == (("decode",), ("@compute-bound",)) and claim.contrast == ("prefill",)
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
         ({"point": "p", "concepts": [["a"]], "need": 2}, "need (2) is more than the 1 concepts"),
+        ({"point": "p", "concepts": [["a"]], "contrary": [{"concepts": []}]}, "at least 1 item"),
         ({"point": "p", "concepts": []}, "at least 1 item"),
         ({"point": "p", "concepts": [[]]}, "at least 1 item"),
         ({"point": "p", "concepts": [[True]]}, "expected a phrase"),
