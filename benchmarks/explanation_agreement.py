@@ -15,7 +15,8 @@ misconception precision and recall, correct answers rated Again, and the time pe
 the p99 of CPU time, which other work on a shared machine does not inflate);
 then the same per kind and per item.
 
-    .venv/bin/python benchmarks/explanation_agreement.py [--split dev|holdout|all] [--items]
+    .venv/bin/python benchmarks/explanation_agreement.py [--split dev|holdout|all] [--items] [--misses]
+        [--only ITEM,ITEM]
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class Outcome:
     seconds: float
     #: CPU time of the check: what the check costs, whatever else shares the machine.
     cpu_seconds: float = 0.0
+    #: Denied points, wrong figures and arithmetic slips the check found.
+    wrong_claims: int = 0
 
 
 def load_corpus(split: str) -> list[Labelled]:
@@ -125,6 +128,7 @@ def run(cases: Iterable[Labelled], bank: Bank) -> list[Outcome]:
                 rating=check.suggested_rating,
                 seconds=seconds,
                 cpu_seconds=cpu_seconds,
+                wrong_claims=check.wrong_claims,
             )
         )
     return out
@@ -208,11 +212,13 @@ def main() -> None:
     parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
     parser.add_argument("--items", action="store_true", help="also print the per-item table")
     parser.add_argument("--misses", action="store_true", help="list every text whose rating disagrees")
+    parser.add_argument("--only", default="", help="only these items (comma-separated ids)")
     args = parser.parse_args()
+    only = {item for item in args.only.split(",") if item}
     bank = load_bank()
     splits = SPLITS if args.split == "all" else (args.split,)
     for split in splits:
-        outcomes = run(load_corpus(split), bank)
+        outcomes = run([c for c in load_corpus(split) if not only or c.item in only], bank)
         if not outcomes:
             print(f"{split}: no texts")
             continue
@@ -225,7 +231,7 @@ def main() -> None:
                     print(
                         f"- {o.case.id} [{o.case.kind}] label {o.case.rating} {sorted(o.case.points)} "
                         f"{sorted(o.case.misconceptions)} / check {o.rating} {sorted(o.points)} "
-                        f"{sorted(o.misconceptions)}"
+                        f"{sorted(o.misconceptions)}" + (" · wrong claims" if o.wrong_claims else "")
                     )
         print()
         print(_summary(split, figures(outcomes)))

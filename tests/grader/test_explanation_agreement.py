@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.explanation_agreement import figures, load_corpus, run
+from benchmarks.explanation_agreement import Outcome, figures, load_corpus, run
 from question_bank import load_bank
 
 FLOORS = {
@@ -39,17 +39,24 @@ ITEMS = {"dev": 22, "holdout": 22}
 BANK = load_bank()
 
 
+@pytest.fixture(scope="module")
+def outcomes() -> dict[str, list[Outcome]]:
+    """Each split checked once, for every test below (the corpus takes seconds to check)."""
+    return {split: run(load_corpus(split), BANK) for split in FLOORS}
+
+
 @pytest.mark.parametrize("split", sorted(FLOORS))
-def test_agreement_with_the_interviewer_labels_holds(split: str) -> None:
-    cases = load_corpus(split)
-    assert len({c.item for c in cases}) == ITEMS[split] and len(cases) >= 200
-    measured = figures(run(cases, BANK))
+def test_agreement_with_the_interviewer_labels_holds(split: str, outcomes: dict[str, list[Outcome]]) -> None:
+    checked = outcomes[split]
+    assert len({o.case.item for o in checked}) == ITEMS[split] and len(checked) >= 200
+    measured = figures(checked)
     below = {name: round(measured[name], 3) for name, low in FLOORS[split].items() if measured[name] < low}
     assert below == {}
 
 
-def test_salad_and_wrong_answers_are_never_good_in_the_corpus_beyond_today() -> None:
-    cases = load_corpus("dev") + load_corpus("holdout")
-    measured = figures(run(cases, BANK))
+def test_salad_and_wrong_answers_are_never_good_in_the_corpus_beyond_today(
+    outcomes: dict[str, list[Outcome]],
+) -> None:
+    measured = figures([o for split in FLOORS for o in outcomes[split]])
     assert measured["salad_max_points"] <= 4
     assert measured["bad_rated_good"] <= 37
