@@ -103,8 +103,8 @@ _FRAME_WORDS = frozenset(
 _REJECTING = frozenset(
     _words(
         "false untrue myth myths misconception misconceptions mistake mistakes mistaken mistakenly wrongly "
-        "fallacy pitfall pitfalls incorrect incorrectly contrary naive naively tempting wrong erroneous "
-        "misbelief slip slips misconceived"
+        "fallacy pitfall pitfalls incorrect incorrectly contrary naive naively tempting erroneous "
+        "misbelief slip slips misconceived trap traps"
     )
 )
 _NUMBER_WORDS = {
@@ -215,7 +215,10 @@ _ISE = re.compile(r"is(e|es|ed|ing|ation|ations)$")
 # Framings that put what follows in someone else's mouth, to reject it.
 _REJECTING_PHRASES = re.compile(
     r"\b(people|some|someone|somebody|many|folks|candidates|beginners|others|everyone|most)\b[\w\s,'’]{0,25}?"
-    r"\b(think|thinks|say|says|believe|believes|assume|assumes|expect|expects|claim|claims)\b"
+    r"\b(think|thinks|say|says|believe|believes|assume|assumes|expect|expects|claim|claims|picture|pictures"
+    r"|imagine|imagines|treat|treats)\b"
+    # "wrong" rejects what it judges ("that's wrong", "it's wrong to think"), not what goes wrong.
+    r"|\b(is|are|was|it['’]s|that['’]s|s)\s+(just\s+|simply\s+|plain\s+)?wrong\b|\bwrong\s+to\s+(think|say|assume)\b"
     r"|\b(common|typical|classic|frequent|usual|intuitive|naive|obvious|tempting)\s+"
     r"(mistake|slip|error|misconception|misunderstanding|trap|confusion|myth|answer|belief|assumption|guess)"
     r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for)\b"

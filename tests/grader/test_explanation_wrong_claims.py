@@ -154,3 +154,18 @@ def test_a_contrary_claim_in_other_words_denies_its_point() -> None:
         problem, base + " Don't assume each sequence needs its own read of the weights."
     )
     assert not rejected.contradicted[3]
+
+
+@pytest.mark.parametrize(
+    ("text", "rejected"),
+    [
+        ("The trap is to say decode is compute-bound.", True),
+        ("A lot of people picture decode as compute-bound.", True),
+        ("Saying decode is compute-bound is just wrong.", True),
+        ("That's wrong: decode is compute-bound.", False),
+        ("What goes wrong is that decode is compute-bound here.", False),
+    ],
+)
+def test_rejecting_frames_and_what_goes_wrong(text: str, rejected: bool) -> None:
+    check = check_explanation(DECODE, text)
+    assert ("decode is compute-bound" in check.misconceptions) is not rejected
