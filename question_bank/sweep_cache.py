@@ -7,10 +7,10 @@ definition and its seeds, every file of the ``grader`` and ``question_bank`` pac
 presets and the lexicons), the Python version and every installed distribution's version. A change to any
 of them is a new key, so an entry is never used for a bank or code it was not computed from.
 
-Unset (the default), nothing is read or written. The browser tests set it for the servers they start, so
-the same bank is checked once per test run rather than once per server. Entries are small JSON files
-written whole (a temporary file renamed into place), so processes sharing the folder never read half of one;
-a folder that cannot be read or written only means the sweep runs as it would without it.
+Unset (the default), nothing is read or written. The test suite sets it for its whole run, so the bank
+is checked once per run rather than once per parallel worker and once per app server it starts. Entries
+are small JSON files written whole (a temporary file renamed into place), so processes sharing the folder
+never read half of one; a folder that cannot be read or written only means the sweep runs without it.
 """
 
 from __future__ import annotations

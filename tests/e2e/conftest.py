@@ -37,18 +37,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(skip)
 
 
-#: The folder the servers of this test run share for the bank's sweep outcomes (DRILL_SWEEP_CACHE), so
-#: each server after the first skips checking the unchanged bank again. Set by ``_shared_sweeps``.
-_SWEEPS: dict[str, Path] = {}
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _shared_sweeps(tmp_path_factory: pytest.TempPathFactory) -> None:
-    base = tmp_path_factory.getbasetemp()
-    # Parallel workers each have a folder of their own inside the run's one: the run's is shared.
-    _SWEEPS["dir"] = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "sweeps"
-
-
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -90,8 +78,8 @@ def start_server(
     ``launcher`` is what runs the script: ``streamlit run``, or ``("-m", "ui.serve")`` as ``make run`` does.
     """
     port = port or _free_port()
-    shared = {"DRILL_SWEEP_CACHE": str(_SWEEPS["dir"])} if "dir" in _SWEEPS else {}
-    env = {**os.environ, **shared, **(env or {}), "DRILL_DB": str(db_path), "PYTHONUNBUFFERED": "1"}
+    # The run's DRILL_SWEEP_CACHE (tests/conftest.py) comes with the environment: the bank is checked once.
+    env = {**os.environ, **(env or {}), "DRILL_DB": str(db_path), "PYTHONUNBUFFERED": "1"}
     # The child keeps its own copy of the descriptor, so ours is closed right away.
     with log_path.open("ab") as log:
         process = subprocess.Popen(
