@@ -1,8 +1,10 @@
 """Settings shared by the whole suite."""
 
+import functools
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -39,3 +41,22 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 _SWEEP_FOLDER = pytest.StashKey[str]()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _components_scanned_once() -> Iterator[None]:
+    """Each AppTest run has Streamlit scan every installed distribution's metadata for custom components
+    (about a fifth of a page test's time); the installed packages do not change during a run, so the scan
+    runs once per process and each run gets its result. Without that scanner, nothing is changed."""
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:
+        yield
+        return
+    scan = manifest_scanner.scan_component_manifests
+    found = functools.cache(lambda: tuple(scan()))
+    manifest_scanner.scan_component_manifests = lambda max_workers=None: list(found())
+    try:
+        yield
+    finally:
+        manifest_scanner.scan_component_manifests = scan
