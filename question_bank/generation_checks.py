@@ -29,6 +29,7 @@ from typing import TypeVar
 from grader.follow_through import StepProblem
 from grader.problem import Kind, Problem
 from grader.units import dimension_name, dimensionality
+from question_bank import sweep_cache
 from question_bank.bank import Bank, load_bank
 from question_bank.binding_checks import recomputation_issue, unbound_recomputations
 from question_bank.convention_checks import reading_issue
@@ -131,8 +132,21 @@ def _memoized(
     if key not in _SWEPT:
         if len(_SWEPT) >= _SWEPT_LIMIT:
             _SWEPT.clear()
-        _SWEPT[key] = sweep()
+        _SWEPT[key] = sweep_cache.cached(repr(key), sweep, encode=_list_or_none, decode=_found)
     return _SWEPT[key]
+
+
+def _list_or_none(found: _Found) -> list[str] | None:
+    return None if found is None else list(found)
+
+
+def _found(stored: object) -> _Found:
+    """A stored outcome read back; ValueError when it is not one."""
+    if stored is None:
+        return None
+    if isinstance(stored, list) and len(stored) == 3 and all(isinstance(part, str) for part in stored):
+        return stored[0], stored[1], stored[2]
+    raise ValueError(f"not a sweep outcome: {stored!r}")
 
 
 def _template_failure(template: Template, seeds: Sequence[int]) -> _Found:

@@ -16,6 +16,7 @@ it points.
 
 from __future__ import annotations
 
+import copy
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,19 @@ class YamlSource:
     data: Any
 
 
+#: Files read without a flaw, by path and exact text: the same text parses to the same tree, so a bank
+#: loaded again in one process (``validate`` run again, a test loading the shipped bank) skips the YAML
+#: parser, most of a load's time. Each reader gets its own copy of the data (the node tree is only read).
+#: Bounded, so an author editing many files in one long-running process keeps few.
+_PARSED: dict[tuple[str, str], YamlSource] = {}
+_PARSED_LIMIT = 64
+
+
+def forget_parsed() -> None:
+    """Parse every file anew from here on (a benchmark's cold load)."""
+    _PARSED.clear()
+
+
 def read_yaml(path: Path) -> tuple[YamlSource | None, list[Flaw]]:
     """Read ``path``; return its source and the flaws that stop it from being used.
 
@@ -68,6 +82,18 @@ def read_yaml(path: Path) -> tuple[YamlSource | None, list[Flaw]]:
     text, flaw = _read_text(path)
     if flaw is not None:
         return None, [flaw]
+    known = _PARSED.get((str(path), text))
+    if known is not None:
+        return YamlSource(path, known.node, copy.deepcopy(known.data)), []
+    source, flaws = _parse(path, text)
+    if source is not None and source.node is not None and not flaws:
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        _PARSED[(str(path), text)] = YamlSource(path, source.node, copy.deepcopy(source.data))
+    return source, flaws
+
+
+def _parse(path: Path, text: str) -> tuple[YamlSource | None, list[Flaw]]:
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:

@@ -5,15 +5,24 @@ Runs in a fresh interpreter: in this process pytest or another test may have imp
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.import_picture import arrows, circles, is_entry, package_arrows, part_of
+from benchmarks.import_picture import Arrow, circles, is_entry, package_arrows, part_of
+from benchmarks.import_picture import arrows as read_arrows
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@functools.cache
+def arrows(root: Path) -> tuple[Arrow, ...]:
+    """The project's imports, read from the source once for the tests below (each reads all of them)."""
+    return tuple(read_arrows(root))
+
 
 PROBE = """
 import importlib, json, pkgutil, sys

@@ -78,6 +78,7 @@ def start_server(
     ``launcher`` is what runs the script: ``streamlit run``, or ``("-m", "ui.serve")`` as ``make run`` does.
     """
     port = port or _free_port()
+    # The run's DRILL_SWEEP_CACHE (tests/conftest.py) comes with the environment: the bank is checked once.
     env = {**os.environ, **(env or {}), "DRILL_DB": str(db_path), "PYTHONUNBUFFERED": "1"}
     # The child keeps its own copy of the descriptor, so ours is closed right away.
     with log_path.open("ab") as log:
@@ -108,6 +109,18 @@ def start_server(
 @pytest.fixture
 def app_server(tmp_path: Path) -> Iterator[AppServer]:
     server = start_server(db_path=tmp_path / "progress.db", log_path=tmp_path / "server.log")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """One server for the tests of a file that neither write progress nor read it, nor need the server's
+    first visit: each still opens its own pages, so each has its own session."""
+    folder = tmp_path_factory.mktemp("shared-server")
+    server = start_server(db_path=folder / "progress.db", log_path=folder / "server.log")
     try:
         yield server
     finally:

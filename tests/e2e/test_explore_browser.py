@@ -33,6 +33,12 @@ def _tpot_text(setup: Setup) -> str:
     return figure_text(figures.figures["tpot"])
 
 
+@pytest.fixture
+def app_server(shared_app_server: AppServer) -> AppServer:
+    """The file's one server: Explore and the scenario it leads to read and store no progress."""
+    return shared_app_server
+
+
 def _set_number(page: object, label: str, value: int) -> None:
     box = page.get_by_label(label, exact=True)
     box.fill(str(value))

@@ -49,3 +49,22 @@ CATALOG = PresetCatalog(
         },
     }
 )
+
+# Every draw overflows: the answer is infinite, which "answer > 0" alone lets through.
+ALWAYS_INFINITE = """templates:
+  - id: always-infinite
+    checklist: ops-byte-threshold
+    kind: numeric
+    difficulty: 1
+    title: Overflow
+    prompt: "{flops} FLOPs at {peak} FLOP/s take how long?"
+    params:
+      flops: {float: {low: 1.0e+300, high: 2.0e+300}}
+      peak: {float: {low: 1.0e-300, high: 2.0e-300}}
+    answer:
+      call: compute_time
+      with: {flops: flops, peak_flops: peak}
+      unit: s
+    explanation: FLOPs over FLOP/s.
+    references: [Horace He]
+"""

@@ -112,7 +112,7 @@ CAPACITY = """templates:
 def test_the_proof_refuses_a_template_whose_reading_is_not_accepted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from question_bank import generation, generation_checks
+    from question_bank import generation, generation_checks, sweep_cache
 
     path = tmp_path / "mine.yaml"
     path.write_text(CAPACITY, encoding="utf-8")
@@ -120,6 +120,7 @@ def test_the_proof_refuses_a_template_whose_reading_is_not_accepted(
     assert sweep_issues(mine) == []  # with the mechanism on, the GiB reading counts
     monkeypatch.setattr(generation, "convention_accepted", lambda *_: ())
     monkeypatch.setattr(generation_checks, "_SWEPT", {})  # the same definition is swept again
+    monkeypatch.delenv(sweep_cache.ENV_VAR, raising=False)  # not read back from, nor stored on, disk
     (issue,) = sweep_issues(load_bank([tmp_path], include_shipped=False))
     answer_line = CAPACITY.splitlines().index("    answer:") + 1
     assert issue.file.endswith("mine.yaml") and issue.line == answer_line

@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
+from bank_kit import ALWAYS_INFINITE
 
 from question_bank import GenerationError, generate, load_bank
 from question_bank.__main__ import main
@@ -33,25 +34,6 @@ RARE_ZERO = """templates:
       with: {flops: flops, n_bytes: n_bytes}
       unit: FLOP/B
     explanation: FLOPs over bytes.
-    references: [Horace He]
-"""
-
-# Every draw overflows: the answer is infinite, which "answer > 0" alone lets through.
-ALWAYS_INFINITE = """templates:
-  - id: always-infinite
-    checklist: ops-byte-threshold
-    kind: numeric
-    difficulty: 1
-    title: Overflow
-    prompt: "{flops} FLOPs at {peak} FLOP/s take how long?"
-    params:
-      flops: {float: {low: 1.0e+300, high: 2.0e+300}}
-      peak: {float: {low: 1.0e-300, high: 2.0e-300}}
-    answer:
-      call: compute_time
-      with: {flops: flops, peak_flops: peak}
-      unit: s
-    explanation: FLOPs over FLOP/s.
     references: [Horace He]
 """
 
