@@ -96,7 +96,7 @@ _TURNS = frozenset(_words("but however yet whereas though although actually inst
 _FRAME_WORDS = frozenset(
     _words(
         "common typical classic frequent usual people some many think thinks say says saying thinking "
-        "assume assuming believe"
+        "assume assuming believe natural popular take guess intuition"
     )
 )
 #: Words that frame a sentence's claim as wrong (checked on the raw, lower-cased word).
@@ -219,8 +219,9 @@ _REJECTING_PHRASES = re.compile(
     r"|imagine|imagines|treat|treats)\b"
     # "wrong" rejects what it judges ("that's wrong", "it's wrong to think"), not what goes wrong.
     r"|\b(is|are|was|it['’]s|that['’]s|s)\s+(just\s+|simply\s+|plain\s+)?wrong\b|\bwrong\s+to\s+(think|say|assume)\b"
-    r"|\b(common|typical|classic|frequent|usual|intuitive|naive|obvious|tempting)\s+"
-    r"(mistake|slip|error|misconception|misunderstanding|trap|confusion|myth|answer|belief|assumption|guess)"
+    r"|\b(common|typical|classic|frequent|usual|intuitive|naive|obvious|tempting|natural|popular)\s+"
+    r"(mistake|slip|error|misconception|misunderstanding|trap|confusion|myth|answer|belief|assumption|guess"
+    r"|intuition|take|reading)"
     r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for)\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"
@@ -234,6 +235,14 @@ _DENYING_FRAME = re.compile(
     re.IGNORECASE,
 )
 _STATEMENT_END = re.compile(r"[.!?](\s|$)|\n")
+# A short sentence that rejects the one before it, after the fact: "… share work. They don't."
+_REJECTS_BEFORE = re.compile(
+    r"(but\s+)?(that|this|which|it|they|neither|none|both|nope|no)?\W*"
+    r"(((['’]s|is|are|was|were)\s+)?(just\s+|simply\s+|plain\s+)?(not\s+true|untrue|wrong|false|a\s+myth|incorrect"
+    r"|not\s+right|not\s+the\s+case|right)"
+    r"|don['’]?t|doesn['’]?t|isn['’]?t|aren['’]?t|won['’]?t|do\s+not|does\s+not|is\s+not|are\s+not)?\W*",
+    re.IGNORECASE,
+)
 # A heading that introduces wrong beliefs ("Mistakes to avoid:", "Common misconceptions:").
 _REJECTING_HEADING = re.compile(
     r"(mistake|misconception|myth|pitfall|wrong|not to say|avoid)[^\n]{0,40}:\s*$", re.IGNORECASE
@@ -406,6 +415,18 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[in
     return out, openers, carried, referring
 
 
+def _rejects_before(sentence: str) -> bool:
+    """The sentence does nothing but reject: "They don't.", "That's a myth.", "Neither is right."."""
+    m = _REJECTS_BEFORE.fullmatch(sentence)
+    if m is None:
+        return False
+    # A bare subject ("They.") or "right" with no "neither" or "none" before it rejects nothing.
+    words = re.findall(r"[a-z'’]+", sentence.lower())
+    if len(words) == 1 and words[0] not in ("nope", "wrong", "false", "untrue"):
+        return False
+    return bool(words) and (words[-1] != "right" or words[0] in ("neither", "none"))
+
+
 def _rejected_sentences(text: str, raw: list[_Raw]) -> dict[int, int]:
     """Sentence → the first clause from which it rejects (every clause of a bullet under a heading)."""
     out: dict[int, int] = {}
@@ -416,6 +437,14 @@ def _rejected_sentences(text: str, raw: list[_Raw]) -> dict[int, int]:
         at = next((t for t in raw if t.end > m.start()), None)
         if at is not None and at.sentence not in out:
             out[at.sentence] = at.clause
+    # A short sentence that only rejects ("They don't.", "Neither is right.") rejects the one before.
+    # Sentences are numbered as the tokens are: by the sentence ends before them.
+    ends = sorted(m.start() for m in _SENTENCE_END.finditer(text))
+    bounds = [0, *(end + 1 for end in ends), len(text)]
+    for sentence in range(1, len(bounds) - 1):
+        said = text[bounds[sentence] : bounds[sentence + 1]].strip()
+        if said and len(said.split()) <= 4 and _rejects_before(said):
+            out[sentence - 1] = -1
     # Bullets under "Mistakes to avoid:" (up to a blank line) are rejected whole.
     for heading in re.finditer(r"^[^\n]*$", text, re.MULTILINE):
         if not _REJECTING_HEADING.search(heading.group(0)):

@@ -169,3 +169,26 @@ def test_a_contrary_claim_in_other_words_denies_its_point() -> None:
 def test_rejecting_frames_and_what_goes_wrong(text: str, rejected: bool) -> None:
     check = check_explanation(DECODE, text)
     assert ("decode is compute-bound" in check.misconceptions) is not rejected
+
+
+@pytest.mark.parametrize(
+    ("after", "rejected"),
+    [
+        (" They don't.", True),
+        (" That's a myth.", True),
+        (" Not true.", True),
+        (" That is right.", False),
+        (" It is slow.", False),
+    ],
+)
+def test_a_short_sentence_can_reject_the_one_before(after: str, rejected: bool) -> None:
+    check = check_explanation(DECODE, "Many think decode is compute-bound, like prefill." + after)
+    plain = check_explanation(DECODE, "Decode is compute-bound, like prefill." + after)
+    assert check.misconceptions == ()  # "many think" rejects it already
+    assert ("decode is compute-bound" in plain.misconceptions) is not rejected
+
+
+@pytest.mark.parametrize("frame", ["A natural guess is that", "The common intuition:", "A popular take:"])
+def test_more_rejecting_frames(frame: str) -> None:
+    check = check_explanation(DECODE, f"{frame} decode is compute-bound. Decode is memory-bound.")
+    assert check.misconceptions == () and check.hits[0]
