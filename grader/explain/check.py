@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict
 
 from grader.explain.arithmetic import slips as arithmetic_slips
@@ -154,21 +154,11 @@ def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
         )
         contradicted = tuple(sentence >= 0 for sentence in denials)
         slips = [] if reading.mostly_salad else arithmetic_slips(text)
-        wrong_claims = len(slips) + sum(
-            1
-            for p, denied in zip(points, contradicted, strict=True)
-            if not p.made and (denied or p.wrong_figure)
-        )
-        return ExplanationCheck(
+        check = ExplanationCheck(
             hits=hits,
             evidence=tuple(_words(text, p.matches) if p.made else () for p in points),
             misconceptions=tuple(name for name, _ in found),
-            suggested_rating=suggest_rating(
-                points_made=sum(hits),
-                points_total=len(hits),
-                misconceptions=len(found),
-                wrong_claims=wrong_claims,
-            ),
+            suggested_rating="",
             spans=tuple(_spans(p.matches) if p.made else () for p in points),
             misconception_spans=tuple(_spans(f.matches) for _, f in found),
             sentences=tuple(reading.span_text(p.matches) if p.made else "" for p in points),
@@ -180,6 +170,14 @@ def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
             slips=tuple(slip.message() for slip in slips),
             slip_spans=tuple((slip.start, slip.end) for slip in slips),
         )
+        # The rating from the check's own count of wrong claims, the one the page and the record use.
+        rating = suggest_rating(
+            points_made=sum(hits),
+            points_total=len(hits),
+            misconceptions=len(found),
+            wrong_claims=check.wrong_claims,
+        )
+        return replace(check, suggested_rating=rating)
     except Exception:  # the promise is "never raises": a checker bug must not cost an answer
         _log.exception("explanation check failed for %s", problem.template_id)
         return _nothing(problem, empty=False, checkable=False)
