@@ -5,9 +5,9 @@ written by people who had seen only each question and its key-point sentences, e
 before any check ran: the key points it truly makes, the misconceptions it truly asserts, and the
 rating a careful interviewer gives. ``dev/`` is what the rubrics and the lexicon were grown on;
 ``holdout/`` was kept aside until the checker was done, so its figures are the honest estimate: writers
-H, I and J wrote for all 22 items after the checks of the time were fixed, their texts were scored once
-before the checks changed and once after, and no check was tuned on them. Earlier held-out sets (writers
-C, F and G), once scored, joined ``dev/``.
+S, T, U and V wrote for all 22 items, each in a persona of their own, their texts were scored once
+before the checks of this round changed and once after, and no check was tuned on them. Earlier
+held-out sets (writers C, F and G, then H, I and J), once scored, joined ``dev/``.
 
 It prints, per split: the rating agreement (exact and within one step), key-point precision and
 recall (overall and for answers in unusual words), what salad, negated and wrong-figure texts earn,

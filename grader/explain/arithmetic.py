@@ -297,6 +297,12 @@ def _lefts(toks: list[_Tok], rel: int) -> list[list[_Tok]]:
     for begin in range(start, rel):
         if toks[begin].kind not in ("num", "lp"):
             continue
+        # A run that starts inside a product or quotient is a factor of the sum, not the sum: in
+        # "989e12 · 0.5 / (2 · 3.35e12) ≈ 7", "(2 · 3.35e12)" is no reading of the left side. Only a
+        # word that divides ("137 GFLOP over 3·4096²·2 B") may start the sum it introduces.
+        before = toks[begin - 1] if begin > start else None
+        if before is not None and before.kind in ("op", "x") and before.end - before.start == 1:
+            continue
         side = _side(toks[begin:rel])
         if side is not None and side[1] > 0:
             out.append(toks[begin:rel])
@@ -361,3 +367,117 @@ def slips(text: str) -> list[Slip]:
         return out
     except Exception:  # a text is never an error: an unreadable sum is no slip
         return []
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A figure the text states as a result: after ``=``, ``≈``, ``~`` or "about", with its unit.
+
+    ``readings`` are its values in the unit's base (bytes, seconds, FLOP/B) for every way the unit
+    reads; ``unit`` is the unit as typed ("" when none).
+    """
+
+    typed: str
+    readings: tuple[float, ...]
+    unit: str
+    start: int
+    end: int
+
+
+#: Words after which a number is stated as a result ("about 74", "roughly 0.4 MB").
+_STATING = frozenset(("about", "around", "roughly", "approximately", "approx", "nearly", "circa", "ca"))
+
+
+#: Words before a figure that compare with it rather than state it ("above ~200", "less than ~1").
+_COMPARING = frozenset(
+    ("above", "below", "under", "over", "than", "vs", "versus", "beyond", "past", "exceeds")
+)
+#: Words after a figure that make it a ratio ("200x smaller", "10 times", "4-fold").
+_RATIO_WORDS = frozenset(("x", "×", "times", "fold", "-fold"))
+
+
+def _compared(toks: list[_Tok], i: int) -> bool:
+    """The figure after ``toks[i]`` is one compared with: a comparing word or symbol stands within
+    the few words before it ("above the A100's ~200", "≪ ~200")."""
+    for before in reversed(toks[max(0, i - 5) : i]):
+        if before.kind in ("num", "rel"):
+            return False
+        if before.text.lower() in _COMPARING or before.text in "<>≪≫≤≥":
+            return True
+    return False
+
+
+def stated_results(text: str) -> list[Stated]:
+    """Every figure ``text`` states as a result: the number (and unit) right after a relation
+    (``=``, ``≈``, ``~``) or a word such as "about", that does not go on into a further sum."""
+    try:
+        toks = _lex(text)
+        out: list[Stated] = []
+        for i, t in enumerate(toks):
+            if not (t.kind == "rel" or (t.kind == "word" and t.text.lower() in _STATING)):
+                continue
+            if _compared(toks, i):
+                continue  # "above the A100's ~200": the figure compared with, not a result
+            right = _right(toks, i)
+            if not right:
+                continue
+            after = toks[toks.index(right[-1]) + 1] if toks.index(right[-1]) + 1 < len(toks) else None
+            if after is not None and (after.kind == "x" or after.text.lower() in _RATIO_WORDS):
+                continue  # "~200x smaller": a ratio between two figures, not a quantity
+            number = float(right[0].text.replace(",", ""))
+            units = [u for u in right[1:] if u.kind == "word"]
+            scales: tuple[float, ...] = (1.0,)
+            if units:
+                scales = _unit_scales(units[0].text) or (1.0,)
+            if any(u.kind == "pct" for u in right[1:]):
+                scales = (0.01,)
+            unit = text[units[0].start : units[-1].end] if units else ""
+            # "1365 ops per byte" is said in ops/byte.
+            j = toks.index(right[-1]) + 1
+            if units and j + 1 < len(toks) and toks[j].text.lower() == "per" and toks[j + 1].kind == "word":
+                unit = f"{units[-1].text}/{toks[j + 1].text}"
+            typed = text[right[0].start : right[-1].end]
+            out.append(Stated(typed, tuple(number * s for s in scales), unit, right[0].start, right[-1].end))
+        return out
+    except Exception:  # a text is never an error: an unreadable figure is none
+        return []
+
+
+_BASES = {
+    "flops": "flop",
+    "flop": "flop",
+    "ops": "flop",
+    "op": "flop",
+    "macs": "mac",
+    "mac": "mac",
+    "bytes": "byte",
+    "byte": "byte",
+    "b": "byte",
+    "s": "s",
+    "sec": "s",
+    "params": "param",
+    "param": "param",
+    "tokens": "token",
+    "token": "token",
+    "tok": "token",
+}
+
+
+def unit_base(unit: str) -> tuple[str, float]:
+    """A unit's base ("flop/byte", "byte", "s") and scale ("ms" → ("s", 1e-3)); ("", 1.0) when it is
+    no unit of the field."""
+    unit = unit.replace(" ", "")
+    # A figure per token is the same quantity as the point's ("17 ms/tok" for a step time of 17 ms).
+    for per_token in ("/token", "/tok"):
+        unit = unit.removesuffix(per_token)
+    head, slash, tail = unit.rpartition("/")
+    if slash and tail.lower() in ("byte", "bytes"):
+        unit = head + "/B"
+    m = _UNIT.match(unit)
+    if m is None:
+        return "", 1.0
+    base = _BASES.get(m.group("base").lower(), "")
+    per = (m.group("per") or "").lower()
+    per = {"/b": "/byte", "/tok": "/token"}.get(per, per)
+    scales = _unit_scales(unit) or (1.0,)
+    return base + per, scales[0]

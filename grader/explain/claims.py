@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
+from grader.explain.arithmetic import Stated, stated_results, unit_base
 from grader.explain.lexicon import alternatives
 from grader.explain.rubric import Rubric
 from grader.explain.shape import is_chained, is_garbled, is_salad, is_sparse, is_stacked
@@ -52,6 +53,19 @@ class WrongFigure(TypedDict, total=False):
 @functools.lru_cache(maxsize=2048)
 def _concept_phrases(concept: tuple[str, ...]) -> tuple[tuple[Token, ...], ...]:
     return tuple(phrase_tokens(p) for p in alternatives(concept) if phrase_tokens(p))
+
+
+def _figure_concept(rubric: Rubric) -> int:
+    """The concept with the point's value among its phrases ("200" beside "@ridge"); -1 when none."""
+    value = rubric.value
+    if value is None:
+        return -1
+    for index, concept in enumerate(rubric.concepts):
+        for phrase in concept:
+            tokens = phrase_tokens(phrase)
+            if len(tokens) == 1 and tokens[0].number is not None and _close(tokens[0].number, value, 0.1):
+                return index
+    return -1
 
 
 def _is_figure(concept: tuple[str, ...]) -> bool:
@@ -210,11 +224,29 @@ class Reading:
             if self._forbidden(rubric):
                 return Found(made=False)
             figure = self._stated_figure(rubric, sentence)
+            if figure is None:
+                figure = self._stated_result(rubric, self._figure_sentences(rubric, found))
             if figure is not None:
                 wrong = wrong or {"wrong_figure": figure, "expected_figure": _figure_text(rubric)}
                 continue
             return Found(made=True, matches=tuple(found[i] for i in sorted(found)), sentence=sentence)
-        return Found(made=False, **(wrong or self._wrong_figure(rubric, per_sentence)))
+        return Found(made=False, **(wrong or self._wrong_result(rubric, per_sentence)))
+
+    def _wrong_result(self, rubric: Rubric, per_sentence: dict[int, dict[int, Match]]) -> WrongFigure:
+        """Where the point is missed for want of its figure: the result its sentence states instead
+        ("4096/6 ≈ 683 FLOP/B" for the matmul's 1,365), or the figure that stands in its place."""
+        if rubric.value is not None:
+            for _, found in sorted(per_sentence.items()):
+                if len(found) < max(1, rubric.required - 1) or 0 not in found:
+                    continue
+                # Said of the point's subject, after it in its sentence: "W4A16 ... B* ≈ 148".
+                subject = found[0]
+                said = self._stated_result(
+                    rubric, {(self.text.tokens[subject.first].sentence, subject.start)}
+                )
+                if said is not None:
+                    return {"wrong_figure": said, "expected_figure": _figure_text(rubric)}
+        return self._wrong_figure(rubric, per_sentence)
 
     def _stated_figure(self, rubric: Rubric, sentence: int) -> str | None:
         """A figure said in the point's unit in ``sentence`` that is not the point's value (as typed).
@@ -241,6 +273,56 @@ class Reading:
         if any(_close(t.number or 0.0, rubric.value, rubric.value_rel_tol) for t in said):
             return None
         return self.text.text[said[0].start : said[0].end] + " " + rubric.value_unit
+
+    @functools.cached_property
+    def _results(self) -> list[Stated]:
+        return stated_results(self.text.text)
+
+    def _figure_sentences(self, rubric: Rubric, found: dict[int, Match]) -> set[tuple[int, int]]:
+        """Where the point's figure is said, as (sentence, first character): after the concept that
+        carries the figure (the one with the value among its phrases: "the ridge ... 200") in its
+        sentence, else anywhere in the point's sentences."""
+        carrier = _figure_concept(rubric)
+        if carrier in found:
+            return {(self.text.tokens[found[carrier].first].sentence, found[carrier].start)}
+        return {(self.text.tokens[m.first].sentence, 0) for m in found.values()}
+
+    def _stated_result(self, rubric: Rubric, sentences: set[tuple[int, int]]) -> str | None:
+        """A result the point's sentences work out or states ("B* = 989e12 × 0.5 / 3.35e12 ≈ 148",
+        "roughly 82 KB") for the point's quantity, badly off its value (as typed); None when none is,
+        or when one result there states the value.
+
+        A result counts as the point's quantity when its unit has the point's base (bytes, seconds,
+        FLOP/B), or it has no unit, and it is within :data:`SAME_QUANTITY_RATIO` of the value either
+        way; it is badly off from :data:`BADLY_OFF_RATIO` on, as the labelled texts mark a figure wrong.
+        """
+        if rubric.value is None or rubric.value <= 0:
+            return None
+        spans = [
+            (max(self.bounds[s][0], after), self.bounds[s][1]) for s, after in sentences if s in self.bounds
+        ]
+        base, scale = unit_base(rubric.value_unit)
+        verdicts: list[tuple[bool, Stated]] = []
+        for result in self._results:
+            if not any(start <= result.start < end for start, end in spans):
+                continue
+            if result.unit:
+                said_base, _ = unit_base(result.unit)
+                if not base or said_base != base:
+                    continue
+                value = rubric.value * scale
+            else:
+                value = rubric.value
+            ratios = [r / value for r in result.readings if r > 0 and math.isfinite(r)]
+            same = [q for q in ratios if 1 / SAME_QUANTITY_RATIO < q < SAME_QUANTITY_RATIO]
+            if not same:
+                continue
+            right = any(1 / BADLY_OFF_RATIO < q < BADLY_OFF_RATIO for q in same)
+            verdicts.append((right, result))
+        if not verdicts or any(right for right, _ in verdicts):
+            return None
+        said = verdicts[0][1]
+        return said.typed if said.unit else f"{said.typed} {rubric.value_unit}".strip()
 
     def _forbidden(self, rubric: Rubric) -> bool:
         return any(self.text.find(phrase_tokens(p)) for p in rubric.forbid)
@@ -323,6 +405,12 @@ class Reading:
 #: A figure in the point's unit this many times off (or more) names another quantity ("Llama 2 13B"
 #: beside a KV cache of 819,200 B), not a slip in this one (29.5 for 295, 2,950 for 295).
 OTHER_QUANTITY_RATIO = 1000.0
+
+
+#: A stated result within this factor of a point's value (either way) is taken for that quantity.
+SAME_QUANTITY_RATIO = 30.0
+#: A stated result this many times off the point's value (or more) is wrong, not rounded.
+BADLY_OFF_RATIO = 1.5
 
 
 def _same_quantity(said: float, value: float) -> bool:

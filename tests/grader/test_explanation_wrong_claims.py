@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from grader import ExplanationRecord, Rubric, check_explanation
-from grader.explain.arithmetic import slips
+from grader.explain.arithmetic import slips, stated_results, unit_base
 from tests.grader.test_explanation import DECODE, FULL
 
 
@@ -24,6 +24,8 @@ from tests.grader.test_explanation import DECODE, FULL
         ("prefill of the prefix: 2 × 7e9 × 2,000 ≈ 2.8e10 FLOPs.", 2.8e13),
         ("the chance an expert is skipped is (6/8)^64 ≈ 0.3.", 1.0e-8),
         ("B* = 989e12 × 2 / (2 × 3.35e12) ≈ 2950.", 295.2),
+        # A factor inside the sum ("(2·3.35e12)" ≈ 7 T) is no reading of it.
+        ("W4A16: 989e12·0.5/(2·3.35e12) ≈ 7, compute-bound at once.", 73.8),
     ],
 )
 def test_a_sum_worked_out_wrong_is_a_slip(text: str, worked: float) -> None:
@@ -192,3 +194,62 @@ def test_a_short_sentence_can_reject_the_one_before(after: str, rejected: bool) 
 def test_more_rejecting_frames(frame: str) -> None:
     check = check_explanation(DECODE, f"{frame} decode is compute-bound. Decode is memory-bound.")
     assert check.misconceptions == () and check.hits[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "typed", "reading", "unit"),
+    [
+        ("B* = 989e12 × 0.5 / 3.35e12 ≈ 148, half of bf16.", "148", 148.0, ""),
+        ("2 × 40 × 40 × 128 × 2 = 819,200 B, so roughly 82 KB per token.", "82 KB", 82e3, "KB/token"),
+        (
+            "the matmul: 2*4096^3 ops for 3*4096^2*2 bytes = ~1365 ops per byte",
+            "1365 ops",
+            1365.0,
+            "ops/byte",
+        ),
+        ("t_mem ≈ 17 ms/tok", "17 ms/tok", 0.017, "ms/tok"),
+    ],
+)
+def test_a_result_is_read_with_its_unit(text: str, typed: str, reading: float, unit: str) -> None:
+    said = stated_results(text)[-1]
+    assert (said.typed, said.unit) == (typed, unit)
+    assert said.readings[0] == pytest.approx(reading)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 FLOP/B, far below the A100's ~200 FLOP/B ridge.",  # compared with, not stated
+        "compute is 0.08 ms → ~200x smaller than the read",  # a ratio
+        "peak / BW ≈ peak over bandwidth",  # no figure
+    ],
+)
+def test_figures_compared_with_or_ratios_are_no_results(text: str) -> None:
+    assert [s for s in stated_results(text) if s.readings[0] > 1] == []
+
+
+def test_units_read_to_their_base() -> None:
+    assert unit_base("ms/tok") == ("s", 1e-3)
+    assert unit_base("ops per byte".replace(" per ", "/")) == ("flop/byte", 1.0)
+    assert unit_base("MB") == ("byte", 1e6)
+    assert unit_base("sequences") == ("", 1.0)
+
+
+def test_a_result_badly_off_the_points_figure_is_a_wrong_claim() -> None:
+    rubric = Rubric(
+        concepts=(("w4a16", "int4"), ("critical batch", "b*"), ("74", "quarter")),
+        need=2,
+        value=73.8,
+        value_unit="sequences",
+    )
+    problem = replace(DECODE, key_points=("W4A16 puts B* at about 74.",), key_point_rubrics=(rubric,))
+    wrong = check_explanation(problem, "W4A16 keeps the bf16 peak, so B* = 989e12 × 0.5 / 3.35e12 ≈ 148.")
+    assert wrong.hits == (False,)
+    assert wrong.wrong_figures[0][0] == "148 sequences"
+    assert wrong.suggested_rating == "again"
+    right = check_explanation(
+        problem, "W4A16 keeps the bf16 peak, so B* = 989e12 × 0.5 / (2 × 3.35e12) ≈ 74."
+    )
+    assert right.hits == (True,)
+    # Near enough is rounding, not a wrong figure.
+    assert check_explanation(problem, "W4A16: the critical batch B* falls to roughly 70.").hits == (True,)
