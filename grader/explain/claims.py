@@ -11,17 +11,18 @@ figure it read. A misconception is found when one sentence asserts all of its co
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
 from grader.explain.arithmetic import Stated, stated_results, unit_base
 from grader.explain.lexicon import alternatives
 from grader.explain.rubric import Rubric
-from grader.explain.shape import is_chained, is_garbled, is_salad, is_sparse, is_stacked
+from grader.explain.shape import is_chained, is_garbled, is_salad, is_sparse, is_stacked, list_items
 from grader.explain.text_match import Match, Text, Token, phrase_tokens
 
 
@@ -88,6 +89,17 @@ class Reading:
         # The salad test reads the sentence as typed, filler words included: up to the next one.
         ends = {s: bounds[n][0] for s, n in itertools.pairwise(order)}
         self.salad = {s for s, (start, _) in bounds.items() if is_salad(text[start : ends.get(s, len(text))])}
+        #: Sentences that list short terms ("NVLink, all-reduce, columns rows, bandwidth N times, ..."):
+        #: sentence → the character offsets where each listed item ends.
+        self.lists: dict[int, list[int]] = {}
+        for s, (start, _) in bounds.items():
+            items = list_items(text[start : ends.get(s, len(text))])
+            if items:
+                self.lists[s] = [start + end for end in items]
+        # Lists of terms beside prose are a writer's notes ("symptom: bandwidth near peak, FLOP/s a tiny
+        # fraction, ..."); a text made mostly of them strings terms together.
+        if sum(1 for t in tokens if t.sentence in self.lists) * 2 < len(tokens):
+            self.lists = {}
         salad_words = sum(1 for t in tokens if t.sentence in self.salad)
         #: Most of the text is salad: it makes one point at most.
         self.mostly_salad = bool(tokens) and (
@@ -221,6 +233,8 @@ class Reading:
         for sentence, found in ranked:
             if len(found) < rubric.required:
                 break
+            if self._scattered(found.values()):
+                continue
             if self._forbidden(rubric):
                 return Found(made=False)
             figure = self._stated_figure(rubric, sentence)
@@ -323,6 +337,17 @@ class Reading:
             return None
         said = verdicts[0][1]
         return said.typed if said.unit else f"{said.typed} {rubric.value_unit}".strip()
+
+    def _scattered(self, matches: Iterable[Match]) -> bool:
+        """Two of the matches stand in different items of one list of terms: listed side by side, the
+        terms are not said of each other ("bandwidth N times, fits memory" claims nothing)."""
+        placed: dict[int, set[int]] = {}
+        for m in matches:
+            sentence = self.text.tokens[m.first].sentence
+            ends = self.lists.get(sentence)
+            if ends is not None:
+                placed.setdefault(sentence, set()).add(bisect.bisect_left(ends, m.start + 1))
+        return any(len(items) > 1 for items in placed.values())
 
     def _forbidden(self, rubric: Rubric) -> bool:
         return any(self.text.find(phrase_tokens(p)) for p in rubric.forbid)

@@ -152,3 +152,26 @@ def is_chained(text: str) -> bool:
     """True when a text strings its terms together with "of the" far more than prose does."""
     words = len(_WORD.findall(text))
     return words >= _CHAINED_MIN_WORDS and len(_OF_THE.findall(text)) / words > CHAINED_SHARE
+
+
+#: A sentence of at least this many comma-separated items, most of them this short, lists terms.
+_TERM_LIST_ITEMS = 4
+_TERM_LIST_WORDS = 4
+TERM_LIST_SHARE = 0.6
+
+
+def list_items(sentence: str) -> list[int]:
+    """Where each item of a list of short terms ends (offsets into ``sentence``), or [] when the
+    sentence does not list terms: at least four comma-separated items, most of them four words or
+    fewer with no link word between them."""
+    items = [m.end() for m in re.finditer(r"[^,]+(?:,|$)", sentence)]
+    if len(items) < _TERM_LIST_ITEMS:
+        return []
+    starts = [0, *items[:-1]]
+    short = 0
+    for start, end in zip(starts, items, strict=True):
+        item = sentence[start:end]
+        words = _WORD.findall(item)
+        links = sum(1 for w in words if w.lower().replace("’", "'") in _STACK_LINKS)
+        short += len(words) <= _TERM_LIST_WORDS and links == 0 and _RELATIONS.search(item) is None
+    return items if short >= TERM_LIST_SHARE * len(items) else []

@@ -253,3 +253,15 @@ def test_a_result_badly_off_the_points_figure_is_a_wrong_claim() -> None:
     assert right.hits == (True,)
     # Near enough is rounding, not a wrong figure.
     assert check_explanation(problem, "W4A16: the critical batch B* falls to roughly 70.").hits == (True,)
+
+
+def test_terms_listed_side_by_side_make_no_point() -> None:
+    rubric = Rubric(concepts=(("weights",), ("read once",)))
+    problem = replace(DECODE, key_points=("The weights are read once.",), key_point_rubrics=(rubric,))
+    listed = "decode: weights, HBM, B*, 200, KV cache per sequence, read once, throughput linear, latency."
+    assert check_explanation(problem, listed).hits == (False,)
+    said = "Each step the weights are read once from HBM, whatever the batch size."
+    assert check_explanation(problem, said).hits == (True,)
+    # Notes beside prose are a writer's shorthand, not a list of terms.
+    notes = "The weights are read once per step, so it is shared. Fixes: int8, GQA, bigger batch, fusion."
+    assert check_explanation(problem, notes).hits == (True,)
