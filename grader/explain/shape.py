@@ -75,6 +75,14 @@ _LIST_STACKED_SHARE = 0.5
 _BARE_WORDS = 6
 
 
+#: Headings that say what a list's items are: "fixes:", "symptoms:", "e.g.".
+_LIST_HEADING = re.compile(
+    r"\b(fix|fixes|fixed|cure|cures|remedy|remedies|solution|solutions|levers|options|symptoms|signs|tells"
+    r"|examples|such as|e\.g|i\.e|like|including)\b\W*",
+    re.IGNORECASE,
+)
+
+
 def is_salad(sentence: str) -> bool:
     """True when ``sentence`` links none of its terms into a claim (short sentences never are)."""
     words = _WORD.findall(sentence)
@@ -90,7 +98,11 @@ def is_salad(sentence: str) -> bool:
     # linked pairs; it is salad when its terms stack.
     listed = len(items) >= _LIST_ITEMS and short >= len(items) - 1 and links <= _LIST_LINKS
     # A list its first item introduces ("fix overhead with bigger batches, fewer ops, ...") is a claim.
-    introduced = any(w.lower() in _STACK_LINKS for w in _WORD.findall(items[0])) if items else False
+    # So is one under a heading that says what its items are ("fixes: batch more, fewer ops, graphs").
+    introduced = bool(items) and (
+        any(w.lower() in _STACK_LINKS for w in _WORD.findall(items[0]))
+        or _LIST_HEADING.search(items[0]) is not None
+    )
     return listed and not introduced and stacked_share(sentence) > _LIST_STACKED_SHARE
 
 

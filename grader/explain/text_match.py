@@ -198,7 +198,10 @@ _SYMBOLS: dict[str, tuple[str, ...]] = {
     "instead of": (NOT,),
 }
 
-_SENTENCE_END = re.compile(r"[.!?;]\s|[.!?;]$|\n\s*\n|\n\s*[-*•]\s|\n\s*\d+[.)]\s")
+# The full stop of an abbreviation ("e.g.", "i.e.", "etc.", "vs.", "approx.") ends no sentence.
+_SENTENCE_END = re.compile(
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bapprox)(?<!\bcf)[.!?;]\s|[.!?;]$|\n\s*\n|\n\s*[-*•]\s|\n\s*\d+[.)]\s"
+)
 _NUMBER = (
     r"(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
     r"(?:\s*(?:[x×*·]\s*10\s*\^\s*(?P<pow>[-+]?\d+)|[eE](?P<exp>[-+]?\d+)\b))?"
@@ -225,7 +228,10 @@ _REJECTING_PHRASES = re.compile(
     r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for)\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"
-    r"|\bcontrary to\b|\bthe idea that\b|\bone might think\b|\byou might think\b|\bit['’]?s easy to think\b",
+    r"|\bcontrary to\b|\bthe idea that\b|\bone might think\b|\byou might think\b|\bit['’]?s easy to think\b"
+    r"|\byou['’]?ll (often |sometimes )?hear\b|\byou (often |sometimes )?hear (that|people)\b"
+    r"|\bit['’]?s tempting to\b"
+    r"|\b(people|some|many|folks)\s+lump\b",
     re.IGNORECASE,
 )
 # A frame that denies the whole statement after it, up to the full stop ("It is false that A; B").

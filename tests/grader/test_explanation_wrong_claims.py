@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from grader import ExplanationRecord, Rubric, check_explanation
 from grader.explain.arithmetic import slips, stated_results, unit_base
+from grader.explain.shape import is_salad
+from grader.explain.text_match import Text
 from tests.grader.test_explanation import DECODE, FULL
 
 
@@ -265,3 +267,21 @@ def test_terms_listed_side_by_side_make_no_point() -> None:
     # Notes beside prose are a writer's shorthand, not a list of terms.
     notes = "The weights are read once per step, so it is shared. Fixes: int8, GQA, bigger batch, fusion."
     assert check_explanation(problem, notes).hits == (True,)
+
+
+def test_an_abbreviation_ends_no_sentence() -> None:
+    reading = Text("Decode is slow, e.g. a 13B model takes 17 ms per token, i.e. the read. Next one.")
+    assert {t.sentence for t in reading.tokens if t.raw != "one" and t.raw != "next"} == {0}
+
+
+def test_a_list_under_a_heading_is_a_claim_and_a_bare_one_is_salad() -> None:
+    assert not is_salad("fixes: overhead → batch more, fewer bigger ops, graphs, compile.")
+    assert is_salad(
+        "tensor parallel: NVLink, all-reduce, columns rows, bandwidth N times, fits memory, node."
+    )
+
+
+@pytest.mark.parametrize("frame", ["You'll hear that", "You often hear people say", "It's tempting to say"])
+def test_hearsay_frames_reject_the_claim(frame: str) -> None:
+    text = f"{frame} decode is compute-bound."
+    assert all(t.rejected for t in Text(text).tokens if t.raw in ("decode", "compute"))
