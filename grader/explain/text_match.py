@@ -199,9 +199,8 @@ _SYMBOLS: dict[str, tuple[str, ...]] = {
 }
 
 # The full stop of an abbreviation ("e.g.", "i.e.", "etc.", "vs.", "approx.") ends no sentence.
-_SENTENCE_END = re.compile(
-    r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bapprox)(?<!\bcf)[.!?;]\s|[.!?;]$|\n\s*\n|\n\s*[-*•]\s|\n\s*\d+[.)]\s"
-)
+_ABBREVIATION = r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bapprox)(?<!\bcf)"
+_SENTENCE_END = re.compile(_ABBREVIATION + r"[.!?;]\s|[.!?;]$|\n\s*\n|\n\s*[-*•]\s|\n\s*\d+[.)]\s")
 _NUMBER = (
     r"(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
     r"(?:\s*(?:[x×*·]\s*10\s*\^\s*(?P<pow>[-+]?\d+)|[eE](?P<exp>[-+]?\d+)\b))?"
@@ -240,7 +239,7 @@ _DENYING_FRAME = re.compile(
     r"\s+that\b",
     re.IGNORECASE,
 )
-_STATEMENT_END = re.compile(r"[.!?](\s|$)|\n")
+_STATEMENT_END = re.compile(_ABBREVIATION + r"[.!?](\s|$)|\n")
 # A short sentence that rejects the one before it, after the fact: "… share work. They don't."
 _REJECTS_BEFORE = re.compile(
     r"(but\s+)?(that|this|which|it|they|neither|none|both|nope|no)?\W*"
