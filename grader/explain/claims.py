@@ -237,7 +237,7 @@ class Reading:
                 continue
             if self._forbidden(rubric):
                 return Found(made=False)
-            figure = self._stated_figure(rubric, sentence)
+            figure = self._stated_figure(rubric, sentence, found)
             if figure is None:
                 figure = self._stated_result(rubric, self._figure_sentences(rubric, found))
             if figure is not None:
@@ -262,18 +262,25 @@ class Reading:
                     return {"wrong_figure": said, "expected_figure": _figure_text(rubric)}
         return self._wrong_figure(rubric, per_sentence)
 
-    def _stated_figure(self, rubric: Rubric, sentence: int) -> str | None:
+    def _stated_figure(self, rubric: Rubric, sentence: int, found: dict[int, Match]) -> str | None:
         """A figure said in the point's unit in ``sentence`` that is not the point's value (as typed).
 
-        None when the sentence states the value, or no figure in that unit.
+        None when the sentence states the value, or no figure in that unit. Where the concept that
+        carries the figure is said ("the ridge"), only figures after it in its sentence count: "1
+        FLOP/B, far under the ridge" gives decode's figure, not the ridge's.
         """
         if rubric.value is None or not rubric.value_unit:
             return None
         unit = phrase_tokens(rubric.value_unit)
         tokens = self.text.tokens
+        carrier = found.get(_figure_concept(rubric))
         said: list[Token] = []
         for m in self.text.find(unit, negatable=False):
             if tokens[m.first].sentence != sentence and tokens[m.first].sentence + 1 != sentence:
+                continue
+            if carrier is not None and (
+                tokens[m.first].sentence != tokens[carrier.first].sentence or m.first < carrier.first
+            ):
                 continue
             if m.last - m.first != len(unit) - 1:
                 continue  # "1 FLOP / 12 B" is no figure in FLOP/B: a unit is written without a gap
