@@ -11,7 +11,8 @@ import itertools
 import re
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d[\w.,]*", re.UNICODE)
-_RELATIONS = re.compile(r"[=→⇒<>≈≪≫∝≤≥~:↑↓]|->|=>|\bvs\b", re.IGNORECASE)
+# "+" works a quantity out ("fwd 2P + bwd 4P"): terms that add up are linked.
+_RELATIONS = re.compile(r"[=→⇒<>≈≪≫∝≤≥~:↑↓+]|->|=>|\bvs\b", re.IGNORECASE)
 # Words that link terms into a claim: auxiliaries, common verbs of the field, and connectives.
 _LINKS = frozenset(
     str.split(
@@ -144,7 +145,12 @@ def is_garbled(text: str) -> bool:
     for (word, after), (before, shown) in zip(
         itertools.pairwise(tokens), itertools.pairwise(typed), strict=True
     ):
-        if word in _DETERMINERS:
+        # "read a, read b", "the A·V product": a letter that names a variable is no determiner.
+        if (
+            word in _DETERMINERS
+            and not (word == "a" and after in ".,;:!?")
+            and not (len(shown) == 1 and shown.isupper())
+        ):
             determiners += 1
             bad += after in _FUNCTION_WORDS or after in ".,;:!?"
         # "The", "It" in mid-sentence: a sentence's first word moved away from its start.

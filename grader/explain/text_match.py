@@ -104,7 +104,7 @@ _REJECTING = frozenset(
     _words(
         "false untrue myth myths misconception misconceptions mistake mistakes mistaken mistakenly wrongly "
         "fallacy pitfall pitfalls incorrect incorrectly contrary naive naively tempting erroneous "
-        "misbelief slip slips misconceived trap traps"
+        "misbelief slip misconceived trap traps"
     )
 )
 _NUMBER_WORDS = {
@@ -218,13 +218,14 @@ _ISE = re.compile(r"is(e|es|ed|ing|ation|ations)$")
 _REJECTING_PHRASES = re.compile(
     r"\b(people|some|someone|somebody|many|folks|candidates|beginners|others|everyone|most)\b[\w\s,'’]{0,25}?"
     r"\b(think|thinks|say|says|believe|believes|assume|assumes|expect|expects|claim|claims|picture|pictures"
-    r"|imagine|imagines|treat|treats)\b"
+    r"|imagine|imagines|treat|treats|count|counts|plug|plugs|lump|lumps|quote|quotes|conflate|conflates)\b"
     # "wrong" rejects what it judges ("that's wrong", "it's wrong to think"), not what goes wrong.
     r"|\b(is|are|was|it['’]s|that['’]s|s)\s+(just\s+|simply\s+|plain\s+)?wrong\b|\bwrong\s+to\s+(think|say|assume)\b"
     r"|\b(common|typical|classic|frequent|usual|intuitive|naive|obvious|tempting|natural|popular)\s+"
     r"(mistake|slip|error|misconception|misunderstanding|trap|confusion|myth|answer|belief|assumption|guess"
     r"|intuition|take|reading)"
-    r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for)\b"
+    r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for|treat|confuse|count)\b"
+    r"|\bwould\s+be\s+(wrong|a\s+mistake|incorrect)\b|\byou\s+(sometimes\s+|often\s+)?see\s+people\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"
     r"|\bcontrary to\b|\bthe idea that\b|\bone might think\b|\byou might think\b|\bit['’]?s easy to think\b"

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from grader import ExplanationRecord, Rubric, check_explanation
 from grader.explain.arithmetic import slips, stated_results, unit_base
-from grader.explain.shape import is_salad
+from grader.explain.shape import is_garbled, is_salad
 from grader.explain.text_match import Text
 from tests.grader.test_explanation import DECODE, FULL
 
@@ -281,7 +281,30 @@ def test_a_list_under_a_heading_is_a_claim_and_a_bare_one_is_salad() -> None:
     )
 
 
-@pytest.mark.parametrize("frame", ["You'll hear that", "You often hear people say", "It's tempting to say"])
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "You'll hear that",
+        "You often hear people say",
+        "It's tempting to say",
+        "Folks sometimes count it as if",
+        "You sometimes see people claim",
+        "Don't treat it as if",
+    ],
+)
 def test_hearsay_frames_reject_the_claim(frame: str) -> None:
     text = f"{frame} decode is compute-bound."
     assert all(t.rejected for t in Text(text).tokens if t.raw in ("decode", "compute"))
+
+
+def test_variables_and_sums_are_not_broken_prose() -> None:
+    # "read a, read b", "the A·V product": letters that name variables; "fwd 2P + bwd 4P" adds up.
+    assert not is_garbled(
+        "Q·Kᵀ and the A·V products cost 4 · layers · ctx. The add reads a, read b, write c."
+    )
+    assert not is_salad("training 6P (fwd 2P + bwd 4P)")
+
+
+def test_a_verb_that_looks_like_a_frame_rejects_nothing() -> None:
+    text = Text("Chunking slips one piece of the prompt into each step, so decode keeps its pace.")
+    assert not any(t.rejected for t in text.tokens)
