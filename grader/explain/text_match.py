@@ -552,6 +552,26 @@ class Text:
             {t.raw for t in self.tokens if t.number is None and t.raw.isalpha() and len(t.raw) >= 5}
         )
         self._near: dict[str, frozenset[str]] = {}
+        # Where each word stands, so that a phrase is looked for only where its first word is.
+        self._by_norm: dict[str, list[int]] = {}
+        self._by_raw: dict[str, list[int]] = {}
+        self._numbers: list[int] = []
+        for position, token in enumerate(self.tokens):
+            if token.number is not None:
+                self._numbers.append(position)
+                continue
+            self._by_norm.setdefault(token.norm, []).append(position)
+            self._by_raw.setdefault(token.raw, []).append(position)
+
+    def _starts(self, want: Token) -> list[int]:
+        """The positions of the tokens that are the same as ``want``, in order (see :meth:`_same`)."""
+        if want.number is not None:
+            number = want.number
+            return [p for p in self._numbers if _same_number(self.tokens[p].number or 0.0, number)]
+        found = set(self._by_norm.get(want.norm, ()))
+        for raw in self._near_spellings(want.raw):
+            found.update(self._by_raw.get(raw, ()))
+        return sorted(found)
 
     def _near_spellings(self, raw: str) -> frozenset[str]:
         """The text's raw words within the allowed edits of ``raw`` (a phrase word as written)."""
@@ -584,9 +604,8 @@ class Text:
             return []
         phrase_negates = any(w.negation for w in want)
         matches: list[Match] = []
-        for begin, token in enumerate(self.tokens):
-            if not self._same(token, want[0]):
-                continue
+        for begin in self._starts(want[0]):
+            token = self.tokens[begin]
             position, ok = begin, True
             for previous, word in itertools.pairwise(want):
                 breaks = word.clause - previous.clause
