@@ -7,7 +7,8 @@ rating a careful interviewer gives. ``dev/`` is what the rubrics and the lexicon
 ``holdout/`` was kept aside until the checker was done, so its figures are the honest estimate: writers
 S, T, U and V wrote for all 22 items, each in a persona of their own, their texts were scored once
 before the checks of this round changed and once after, and no check was tuned on them. Earlier
-held-out sets (writers C, F and G, then H, I and J), once scored, joined ``dev/``.
+held-out sets (writers C, F and G, then H, I and J), once scored, joined ``dev/``, as did writers W, X, Y
+and Z, scored once as new writers before any rubric was grown on them.
 
 It prints, per split: the rating agreement (exact and within one step), key-point precision and
 recall (overall and for answers in unusual words), what salad, negated and wrong-figure texts earn,
