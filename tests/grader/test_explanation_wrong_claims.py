@@ -308,3 +308,14 @@ def test_variables_and_sums_are_not_broken_prose() -> None:
 def test_a_verb_that_looks_like_a_frame_rejects_nothing() -> None:
     text = Text("Chunking slips one piece of the prompt into each step, so decode keeps its pace.")
     assert not any(t.rejected for t in text.tokens)
+
+
+def test_a_figure_said_before_the_words_that_carry_the_points_figure_is_not_its_figure() -> None:
+    rubric = Rubric(concepts=(("h100", "decode"), ("ridge", "295")), value=295, value_unit="FLOP/B", need=2)
+    problem = replace(
+        DECODE, key_points=("The H100's ridge is about 295 FLOP/B.",), key_point_rubrics=(rubric,)
+    )
+    # Decode's own 1 FLOP/B stands before "ridge": it is decode's figure, not the ridge's.
+    assert check_explanation(problem, "Decode at 1 FLOP/B sits far under the H100's ridge.").hits == (True,)
+    wrong = check_explanation(problem, "Decode sits far under the H100's ridge of 29.5 FLOP/B.")
+    assert wrong.hits == (False,) and wrong.wrong_figures[0][0] == "29.5 FLOP/B"
