@@ -228,7 +228,8 @@ _REJECTING_PHRASES = re.compile(
     r"|\bwould\s+be\s+(wrong|a\s+mistake|incorrect)\b|\byou\s+(sometimes\s+|often\s+)?see\s+people\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"
-    r"|\bcontrary to\b|\bthe idea that\b|\bone might think\b|\byou might think\b|\bit['’]?s easy to think\b"
+    r"|\bcontrary to\b|\bthe idea that\b|\bone might think\b|\byou might think\b"
+    r"|\b(it['’]?s|it\s+is)\s+easy\s+to\s+(think|assume|believe|imagine)\b|\bwrong\s+picture\b"
     r"|\byou['’]?ll (often |sometimes )?hear\b|\byou (often |sometimes )?hear (that|people)\b"
     r"|\bit['’]?s tempting to\b"
     r"|\b(people|some|many|folks)\s+lump\b",

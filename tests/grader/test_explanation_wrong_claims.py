@@ -290,6 +290,7 @@ def test_a_list_under_a_heading_is_a_claim_and_a_bare_one_is_salad() -> None:
         "Folks sometimes count it as if",
         "You sometimes see people claim",
         "Don't treat it as if",
+        "It is easy to assume that",
     ],
 )
 def test_hearsay_frames_reject_the_claim(frame: str) -> None:
