@@ -230,6 +230,8 @@ _REJECTING_PHRASES = re.compile(
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"
     r"|\bcontrary to\b|\bthe idea that\b|\bone might think\b|\byou might think\b"
     r"|\b(it['’]?s|it\s+is)\s+easy\s+to\s+(think|assume|believe|imagine)\b|\bwrong\s+picture\b"
+    r"|\bmix-?ups?\b|\bi\s+used\s+to\s+(think|believe|assume)\b"
+    r"|\b(it['’]?s|it\s+is)\s+(sometimes|often)\s+(said|claimed|assumed)\b"
     r"|\byou['’]?ll (often |sometimes )?hear\b|\byou (often |sometimes )?hear (that|people)\b"
     r"|\bit['’]?s tempting to\b"
     r"|\b(people|some|many|folks)\s+lump\b",

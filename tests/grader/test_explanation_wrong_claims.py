@@ -291,6 +291,9 @@ def test_a_list_under_a_heading_is_a_claim_and_a_bare_one_is_salad() -> None:
         "You sometimes see people claim",
         "Don't treat it as if",
         "It is easy to assume that",
+        "A mix-up I hear a lot is that",
+        "I used to think",
+        "It is sometimes said that",
     ],
 )
 def test_hearsay_frames_reject_the_claim(frame: str) -> None:
