@@ -559,6 +559,7 @@ class Text:
         self._by_norm: dict[str, list[int]] = {}
         self._by_raw: dict[str, list[int]] = {}
         self._numbers: list[int] = []
+        self._start_cache: dict[tuple[str, str, float | None], list[int]] = {}
         for position, token in enumerate(self.tokens):
             if token.number is not None:
                 self._numbers.append(position)
@@ -568,6 +569,14 @@ class Text:
 
     def _starts(self, want: Token) -> list[int]:
         """The positions of the tokens that are the same as ``want``, in order (see :meth:`_same`)."""
+        key = (want.norm, want.raw, want.number)
+        if (known := self._start_cache.get(key)) is not None:
+            return known
+        found = self._find_starts(want)
+        self._start_cache[key] = found
+        return found
+
+    def _find_starts(self, want: Token) -> list[int]:
         if want.number is not None:
             number = want.number
             return [p for p in self._numbers if _same_number(self.tokens[p].number or 0.0, number)]
@@ -605,9 +614,12 @@ class Text:
         want = list(phrase)
         if not want:
             return []
+        starts = self._starts(want[0])
+        if not starts:
+            return []  # most phrases of a rubric are not in a given text: done before anything else
         phrase_negates = any(w.negation for w in want)
         matches: list[Match] = []
-        for begin in self._starts(want[0]):
+        for begin in starts:
             token = self.tokens[begin]
             position, ok = begin, True
             for previous, word in itertools.pairwise(want):
