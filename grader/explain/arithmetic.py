@@ -421,7 +421,8 @@ def stated_results(text: str) -> list[Stated]:
             right = _right(toks, i)
             if not right:
                 continue
-            after = toks[toks.index(right[-1]) + 1] if toks.index(right[-1]) + 1 < len(toks) else None
+            j = toks.index(right[-1]) + 1  # the token after the result
+            after = toks[j] if j < len(toks) else None
             if after is not None and (after.kind == "x" or after.text.lower() in _RATIO_WORDS):
                 continue  # "~200x smaller": a ratio between two figures, not a quantity
             number = float(right[0].text.replace(",", ""))
@@ -433,7 +434,6 @@ def stated_results(text: str) -> list[Stated]:
                 scales = (0.01,)
             unit = text[units[0].start : units[-1].end] if units else ""
             # "1365 ops per byte" is said in ops/byte.
-            j = toks.index(right[-1]) + 1
             if units and j + 1 < len(toks) and toks[j].text.lower() == "per" and toks[j + 1].kind == "word":
                 unit = f"{units[-1].text}/{toks[j + 1].text}"
             typed = text[right[0].start : right[-1].end]

@@ -56,6 +56,7 @@ def _concept_phrases(concept: tuple[str, ...]) -> tuple[tuple[Token, ...], ...]:
     return tuple(phrase_tokens(p) for p in alternatives(concept) if phrase_tokens(p))
 
 
+@functools.lru_cache(maxsize=1024)
 def _figure_concept(rubric: Rubric) -> int:
     """The concept with the point's value among its phrases ("200" beside "@ridge"); -1 when none."""
     value = rubric.value
