@@ -108,6 +108,12 @@ class _Tok:
 _DIVIDING = frozenset(("over", "for", "per"))
 
 
+#: A single letter, maybe with a power or an index ("n²", "L", "b2"), is a variable of the sum, not a
+#: label naming a factor as "layers" or "d_model" does: "3n²·2 B ≈ 100 MB" has an unknown, so it is no
+#: worked sum.
+_VARIABLE = re.compile(r"[A-Za-z][²³⁴₀-₉0-9]?")
+
+
 def _lex(text: str) -> list[_Tok]:
     raw: list[_Tok] = []
     for m in _LEX.finditer(text):
@@ -127,6 +133,7 @@ def _lex(text: str) -> list[_Tok]:
                 continue
             if (
                 _unit_scales(t.text) is None
+                and not _VARIABLE.fullmatch(t.text)
                 and before.kind in ("num", "word")
                 and (after.kind == "x" or (after.kind == "op" and after.text in "×*·⋅/÷"))
             ):
@@ -382,11 +389,22 @@ class Stated:
     unit: str
     start: int
     end: int
+    #: The noun a figure without a unit counts ("~60 words per second"): "" when none follows.
+    counts: str = ""
 
 
 #: Words after which a number is stated as a result ("about 74", "roughly 0.4 MB").
 _STATING = frozenset(("about", "around", "roughly", "approximately", "approx", "nearly", "circa", "ca"))
 
+
+#: Words after a figure that go on with the sentence rather than name what the figure counts.
+_NOT_COUNTED = frozenset(
+    (
+        *("a", "an", "and", "as", "at", "because", "but", "by", "for", "from", "if", "in", "is", "of"),
+        *("on", "or", "per", "since", "so", "than", "that", "the", "then", "this", "to", "vs", "when"),
+        *("where", "which", "while", "with"),
+    )
+)
 
 #: Words before a figure that compare with it rather than state it ("above ~200", "less than ~1").
 _COMPARING = frozenset(
@@ -425,6 +443,8 @@ def stated_results(text: str) -> list[Stated]:
             after = toks[j] if j < len(toks) else None
             if after is not None and (after.kind == "x" or after.text.lower() in _RATIO_WORDS):
                 continue  # "~200x smaller": a ratio between two figures, not a quantity
+            if after is not None and after.kind == "word" and after.start == right[-1].end:
+                continue  # "≈ 2T/2", "= 3n²": a term with a variable glued on, not a figure
             number = float(right[0].text.replace(",", ""))
             units = [u for u in right[1:] if u.kind == "word"]
             scales: tuple[float, ...] = (1.0,)
@@ -437,7 +457,11 @@ def stated_results(text: str) -> list[Stated]:
             if units and j + 1 < len(toks) and toks[j].text.lower() == "per" and toks[j + 1].kind == "word":
                 unit = f"{units[-1].text}/{toks[j + 1].text}"
             typed = text[right[0].start : right[-1].end]
-            out.append(Stated(typed, tuple(number * s for s in scales), unit, right[0].start, right[-1].end))
+            counts = ""
+            if not unit and after is not None and after.kind == "word" and after.text.isalpha():
+                counts = "" if after.text.lower() in _NOT_COUNTED else after.text.lower()
+            readings = tuple(number * s for s in scales)
+            out.append(Stated(typed, readings, unit, right[0].start, right[-1].end, counts))
         return out
     except Exception:  # a text is never an error: an unreadable figure is none
         return []

@@ -294,6 +294,18 @@ class Reading:
             return None
         if any(_close(t.number or 0.0, rubric.value, rubric.value_rel_tol) for t in said):
             return None
+        # The value stated as a bare result beside another quantity's figure in the unit: "AI ≈ B
+        # FLOP/B, ≈ 1 @ B=1 ... ridge ≈ 295 FLOP/B" gives decode's 1 and the ridge's 295.
+        window = [self.bounds[s] for s in (sentence - 1, sentence) if s in self.bounds]
+        after = tokens[carrier.first].start if carrier is not None else window[0][0] if window else 0
+        end = window[-1][1] if window else 0
+        if any(
+            after <= r.start < end
+            and not r.unit
+            and any(_close(v, rubric.value, rubric.value_rel_tol) for v in r.readings)
+            for r in self._results
+        ):
+            return None
         return self.text.text[said[0].start : said[0].end] + " " + rubric.value_unit
 
     @functools.cached_property
@@ -340,6 +352,8 @@ class Reading:
             if not same:
                 continue
             right = any(1 / BADLY_OFF_RATIO < q < BADLY_OFF_RATIO for q in same)
+            if result.counts and base and not right:
+                continue  # "~60 words per second" beside a step time counts another quantity
             verdicts.append((right, result))
         if not verdicts or any(right for right, _ in verdicts):
             return None

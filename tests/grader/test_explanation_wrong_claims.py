@@ -55,6 +55,9 @@ def test_a_sum_worked_out_wrong_is_a_slip(text: str, worked: float) -> None:
         "B* = peak × bytes / (2 × BW) ≈ peak / BW ≈ 200.",
         "The bubble is (p−1)/(m+p−1) ≈ 0.2 for these numbers.",
         "The A100's ridge is ≈ 200 FLOP/B.",
+        # A letter beside a number is a variable of the sum, not a label: the sum has an unknown.
+        "3n²·2 B ≈ 100 MB → AI = n/3",
+        "bytes = 3n²·2 ≈ 1.0e8",
     ],
 )
 def test_right_sums_and_notation_are_no_slip(text: str) -> None:
@@ -224,6 +227,7 @@ def test_a_result_is_read_with_its_unit(text: str, typed: str, reading: float, u
         "1 FLOP/B, far below the A100's ~200 FLOP/B ridge.",  # compared with, not stated
         "compute is 0.08 ms → ~200x smaller than the read",  # a ratio
         "peak / BW ≈ peak over bandwidth",  # no figure
+        "prefill: AI ≈ 2T/2 = T FLOP/B",  # a term with a variable glued on
     ],
 )
 def test_figures_compared_with_or_ratios_are_no_results(text: str) -> None:
@@ -323,3 +327,26 @@ def test_a_figure_said_before_the_words_that_carry_the_points_figure_is_not_its_
     assert check_explanation(problem, "Decode at 1 FLOP/B sits far under the H100's ridge.").hits == (True,)
     wrong = check_explanation(problem, "Decode sits far under the H100's ridge of 29.5 FLOP/B.")
     assert wrong.hits == (False,) and wrong.wrong_figures[0][0] == "29.5 FLOP/B"
+
+
+def test_a_figure_counting_something_else_is_no_wrong_figure() -> None:
+    rubric = Rubric(
+        concepts=(("decode", "per token"), ("17 ms", "time")), value=17.3, value_unit="ms", need=2
+    )
+    point = "Decode takes about 17 ms per token."
+    problem = replace(DECODE, key_points=(point,), key_point_rubrics=(rubric,))
+    assert stated_results("about 17 ms per word (~60 words per second)")[-1].counts == "words"
+    counted = check_explanation(problem, "Decode time: about 17 ms per token (~60 words per second).")
+    assert counted.hits == (True,) and counted.wrong_figures[0] == ("", "")
+    # The same figure with no noun after it is a step time, and badly off.
+    wrong = check_explanation(problem, "Decode takes a time of ≈ 60 per token.")
+    assert wrong.hits == (False,) and wrong.wrong_figures[0][0] == "60 ms"
+
+
+def test_the_value_stated_bare_beside_another_quantitys_figure_is_the_points_figure() -> None:
+    rubric = Rubric(concepts=(("decode",), ("1 flop/b", "~1")), value=1, value_unit="FLOP/B", need=2)
+    problem = replace(DECODE, key_points=("Decode is about 1 FLOP/B.",), key_point_rubrics=(rubric,))
+    text = "decode: 1 tok/seq → AI ≈ B FLOP/B, ≈ 1 @ B=1; H100 ridge = 989e12/3.35e12 ≈ 295 FLOP/B"
+    assert check_explanation(problem, text).hits == (True,)
+    wrong = check_explanation(problem, "decode: 1 token per step, so AI ≈ 295 FLOP/B at batch 1")
+    assert wrong.hits == (False,)
