@@ -96,7 +96,8 @@ _TURNS = frozenset(_words("but however yet whereas though although actually inst
 _FRAME_WORDS = frozenset(
     _words(
         "common typical classic frequent usual people some many think thinks say says saying thinking "
-        "assume assuming believe natural popular take guess intuition"
+        "assume assuming believe natural popular take guess intuition interview interviews candidate "
+        "candidates beginners newcomers heard hears folks thing explanation easy get upside down backwards"
     )
 )
 #: Words that frame a sentence's claim as wrong (checked on the raw, lower-cased word).
@@ -104,7 +105,7 @@ _REJECTING = frozenset(
     _words(
         "false untrue myth myths misconception misconceptions mistake mistakes mistaken mistakenly wrongly "
         "fallacy pitfall pitfalls incorrect incorrectly contrary naive naively tempting erroneous "
-        "misbelief slip misconceived trap traps"
+        "misbelief slip misconceived trap traps misreading misreadings misunderstanding misunderstandings"
     )
 )
 _NUMBER_WORDS = {
@@ -234,7 +235,12 @@ _REJECTING_PHRASES = re.compile(
     r"|\b(it['’]?s|it\s+is)\s+(sometimes|often)\s+(said|claimed|assumed)\b"
     r"|\byou['’]?ll (often |sometimes )?hear\b|\byou (often |sometimes )?hear (that|people)\b"
     r"|\bit['’]?s tempting to\b"
-    r"|\b(people|some|many|folks)\s+lump\b",
+    r"|\b(people|some|many|folks)\s+lump\b"
+    # Hearsay in the first person ("one explanation I've heard is that ...", "one sometimes hears that").
+    r"|\b(i['’]?ve|i\s+have|we['’]?ve|one)\s+(sometimes\s+|often\s+|also\s+)?(heard|hears)\b"
+    r"|\beasy\s+to\s+get\s+(this\s+|it\s+|that\s+)?(wrong|backwards|upside\s+down|mixed\s+up|reversed)\b"
+    # A counterfactual that prices the belief ("using 46.7B would overestimate compute by 3.6x").
+    r"|\bwould\s+(overestimate|underestimate|overstate|understate|overcount|undercount|double-count)\b",
     re.IGNORECASE,
 )
 # A frame that denies the whole statement after it, up to the full stop ("It is false that A; B").

@@ -298,6 +298,11 @@ def test_a_list_under_a_heading_is_a_claim_and_a_bare_one_is_salad() -> None:
         "A mix-up I hear a lot is that",
         "I used to think",
         "It is sometimes said that",
+        "One explanation I've heard is that",
+        "One sometimes hears that",
+        "A common misreading is that",
+        "Common slip in interviews:",
+        "It is easy to get this upside down:",
     ],
 )
 def test_hearsay_frames_reject_the_claim(frame: str) -> None:
