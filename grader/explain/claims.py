@@ -288,6 +288,8 @@ class Reading:
             before = tokens[m.first - 1] if m.first > 0 else None
             if before is None or before.number is None:
                 continue
+            if m.first > 1 and tokens[m.first - 2].norm in _DIVIDING:
+                continue  # "989 over 3.35 — FLOPs per byte": a divisor, the figure is the quotient
             if _same_quantity(before.number, rubric.value):
                 said.append(before)
         if not said:
@@ -448,6 +450,9 @@ class Reading:
         before = [m for m in subjects if m.last < start and tokens[m.first].sentence >= head.sentence - 1]
         return before[-1:]
 
+
+#: Words that make the number after them a divisor ("989 over 3.35", "989/3.35").
+_DIVIDING = frozenset(("over", "per"))
 
 #: A figure in the point's unit this many times off (or more) names another quantity ("Llama 2 13B"
 #: beside a KV cache of 819,200 B), not a slip in this one (29.5 for 295, 2,950 for 295).
