@@ -359,7 +359,8 @@ def test_the_value_stated_bare_beside_another_quantitys_figure_is_the_points_fig
 
 def test_a_divisor_before_the_points_unit_is_not_its_figure() -> None:
     rubric = Rubric(concepts=(("h100", "ridge"), ("295", "300")), value=295, value_unit="FLOP/B", need=1)
-    problem = replace(DECODE, key_points=("The H100's ridge is about 295 FLOP/B.",), key_point_rubrics=(rubric,))
+    point = "The H100's ridge is about 295 FLOP/B."
+    problem = replace(DECODE, key_points=(point,), key_point_rubrics=(rubric,))
     text = "The H100's ridge: roughly 300 — 989 over 3.35 — FLOPs per byte."
     checked = check_explanation(problem, text)
     assert checked.hits == (True,) and checked.wrong_figures[0] == ("", "")
