@@ -245,7 +245,8 @@ _REJECTING_PHRASES = re.compile(
 )
 # A frame that denies the whole statement after it, up to the full stop ("It is false that A; B").
 _DENYING_FRAME = re.compile(
-    r"\b(it\s+is|it['’]s|that\s+is|that['’]s)\s+(false|untrue|not\s+true|a\s+myth|wrong|incorrect|not\s+the\s+case)"
+    r"\b(it\s+is|it['’]s|that\s+is|that['’]s)\s+(false|untrue|not\s+true|a\s+myth|wrong|incorrect|not\s+the\s+case"
+    r"|a\s+(common\s+)?(misunderstanding|misconception|mistake|fallacy))"
     r"\s+that\b",
     re.IGNORECASE,
 )
@@ -256,6 +257,16 @@ _REJECTS_BEFORE = re.compile(
     r"(((['’]s|is|are|was|were)\s+)?(just\s+|simply\s+|plain\s+)?(not\s+true|untrue|wrong|false|a\s+myth|incorrect"
     r"|not\s+right|not\s+the\s+case|right)"
     r"|don['’]?t|doesn['’]?t|isn['’]?t|aren['’]?t|won['’]?t|do\s+not|does\s+not|is\s+not|are\s+not)?\W*",
+    re.IGNORECASE,
+)
+# A sentence that opens by rejecting the one before and goes on to say why ("No — it's not a semantic cache").
+_REJECTS_BEFORE_OPENING = re.compile(
+    r"\s*(no|nope|not\s+so|wrong)\s*[—–,:!]|\s*(no|nope)\s+-\s", re.IGNORECASE
+)
+# A verdict on the claim before it, after which "because" gives the writer's own reason ("For decode
+# that's wrong, because decode time is the byte stream"), where "people think X because Y" does not.
+_VERDICT = re.compile(
+    r"\b(that|this|it)(['’]s|\s+is)\s+(just\s+|simply\s+|plain\s+)?(wrong|false|untrue|not\s+true|a\s+myth|incorrect)\b",
     re.IGNORECASE,
 )
 # A heading that introduces wrong beliefs ("Mistakes to avoid:", "Common misconceptions:").
@@ -458,7 +469,9 @@ def _rejected_sentences(text: str, raw: list[_Raw]) -> dict[int, int]:
     bounds = [0, *(end + 1 for end in ends), len(text)]
     for sentence in range(1, len(bounds) - 1):
         said = text[bounds[sentence] : bounds[sentence + 1]].strip()
-        if said and len(said.split()) <= 4 and _rejects_before(said):
+        if said and (
+            (len(said.split()) <= 4 and _rejects_before(said)) or _REJECTS_BEFORE_OPENING.match(said)
+        ):
             out[sentence - 1] = -1
     # Bullets under "Mistakes to avoid:" (up to a blank line) are rejected whole.
     for heading in re.finditer(r"^[^\n]*$", text, re.MULTILINE):
@@ -485,11 +498,19 @@ def tokens(text: str) -> list[Token]:
     for t in raw:
         if t.raw not in _REJECTING and t.raw not in _FRAME_WORDS:
             claim_in[t.clause] = claim_in.get(t.clause, 0) + 1
+    verdicts: dict[int, int] = {}  # sentence → the clause of its verdict ("that's wrong")
+    for m in _VERDICT.finditer(text):
+        at = next((t for t in raw if t.end > m.start()), None)
+        if at is not None:
+            verdicts.setdefault(at.sentence, at.clause)
     for t in raw:
         first = rejecting.get(t.sentence)
         if first is None or t.sentence in turned:
             continue
         opener = openers.get(t.clause, "")
+        if opener in _CARRY_OPENERS and t.clause > verdicts.get(t.sentence, t.clause):
+            turned[t.sentence] = t.clause  # "that's wrong, because <the writer's reason>"
+            continue
         # A colon turns only once the rejected claim has been said ("X is a myth: in fact ...").
         claim_said = opener != ":" or any(claim_in.get(c, 0) for c in range(first, t.clause))
         if t.clause > first >= 0 and opener in _TURNS and claim_said:

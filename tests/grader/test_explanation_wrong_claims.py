@@ -364,3 +364,24 @@ def test_a_divisor_before_the_points_unit_is_not_its_figure() -> None:
     text = "The H100's ridge: roughly 300 — 989 over 3.35 — FLOPs per byte."
     checked = check_explanation(problem, text)
     assert checked.hits == (True,) and checked.wrong_figures[0] == ("", "")
+
+
+def test_a_verdict_then_because_gives_the_writers_own_reason() -> None:
+    text = "It's sometimes said int8 only saves memory. For decode that's wrong, because decode is bytes."
+    tokens = Text(text).tokens
+    assert all(t.rejected for t in tokens if t.raw in ("int8", "memory"))
+    assert not any(t.rejected for t in tokens if t.raw == "bytes")
+    # Hearsay with "because" keeps the belief's reason inside the belief.
+    assert all(t.rejected for t in Text("People think decode is slow because of math.").tokens)
+
+
+@pytest.mark.parametrize("opening", ["No — ", "Nope, ", "No: ", "Wrong! "])
+def test_a_sentence_opening_with_no_rejects_the_one_before(opening: str) -> None:
+    tokens = Text(f"They say decode is compute-bound. {opening}it reads every weight.").tokens
+    assert all(t.rejected for t in tokens if t.raw in ("decode", "compute"))
+    assert not any(t.rejected for t in tokens if t.raw in ("reads", "weight"))
+
+
+def test_its_a_misunderstanding_that_denies_the_claim() -> None:
+    tokens = Text("It's a misunderstanding that TP makes a single user faster.").tokens
+    assert all(t.denied for t in tokens if t.raw in ("makes", "faster"))
