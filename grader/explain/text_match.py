@@ -104,7 +104,7 @@ _FRAME_WORDS = frozenset(
 _REJECTING = frozenset(
     _words(
         "false untrue myth myths misconception misconceptions mistake mistakes mistaken mistakenly wrongly "
-        "fallacy pitfall pitfalls incorrect incorrectly contrary naive naively tempting erroneous "
+        "fallacy pitfall pitfalls incorrect incorrectly naive naively tempting erroneous "
         "misbelief slip misconceived trap traps misreading misreadings misunderstanding misunderstandings"
     )
 )
@@ -229,7 +229,7 @@ _REJECTING_PHRASES = re.compile(
     r"|\bwould\s+be\s+(wrong|a\s+mistake|incorrect)\b|\byou\s+(sometimes\s+|often\s+)?see\s+people\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"
-    r"|\bcontrary to\b|\bthe idea that\b|\bone might think\b|\byou might think\b"
+    r"|\bthe idea that\b|\bone might think\b|\byou might think\b"
     r"|\b(it['’]?s|it\s+is)\s+easy\s+to\s+(think|assume|believe|imagine)\b|\bwrong\s+picture\b"
     r"|\bmix-?ups?\b|\bi\s+used\s+to\s+(think|believe|assume)\b"
     r"|\b(it['’]?s|it\s+is)\s+(sometimes|often)\s+(said|claimed|assumed)\b"
@@ -247,7 +247,10 @@ _REJECTING_PHRASES = re.compile(
 _DENYING_FRAME = re.compile(
     r"\b(it\s+is|it['’]s|that\s+is|that['’]s)\s+(false|untrue|not\s+true|a\s+myth|wrong|incorrect|not\s+the\s+case"
     r"|a\s+(common\s+)?(misunderstanding|misconception|mistake|fallacy))"
-    r"\s+that\b",
+    r"\s+that\b"
+    # A pseudo-cleft denies what it names: "What it does not do ... is make each decode step faster".
+    r"|\bwhat\s+\w+(\s+\w+)?\s+(does\s+not|doesn['’]t|do\s+not|don['’]t|cannot|can['’]t|won['’]t|will\s+not)"
+    r"\s+(do|fix|change|buy|help\s+with|speed\s+up)\b",
     re.IGNORECASE,
 )
 _STATEMENT_END = re.compile(_ABBREVIATION + r"[.!?](\s|$)|\n")
@@ -258,6 +261,11 @@ _REJECTS_BEFORE = re.compile(
     r"|not\s+right|not\s+the\s+case|right)"
     r"|don['’]?t|doesn['’]?t|isn['’]?t|aren['’]?t|won['’]?t|do\s+not|does\s+not|is\s+not|are\s+not)?\W*",
     re.IGNORECASE,
+)
+# Words that set what people think against the writer's claim, rather than rejecting the claim: "X,
+# contrary to what people assume", "whatever people expect", "in the way one might think".
+_ASIDE_BEFORE = re.compile(
+    r"\b(contrary\s+to|unlike|whatever|despite|in\s+the\s+way|than|as)\s+(what\s+)?$", re.IGNORECASE
 )
 # A sentence that opens by rejecting the one before and goes on to say why ("No — it's not a semantic cache").
 _REJECTS_BEFORE_OPENING = re.compile(
@@ -460,6 +468,8 @@ def _rejected_sentences(text: str, raw: list[_Raw]) -> dict[int, int]:
         if t.raw in _REJECTING and t.sentence not in out:
             out[t.sentence] = t.clause
     for m in _REJECTING_PHRASES.finditer(text):
+        if _ASIDE_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+            continue  # "X, contrary to what people assume": X is the writer's own claim
         at = next((t for t in raw if t.end > m.start()), None)
         if at is not None and at.sentence not in out:
             out[at.sentence] = at.clause

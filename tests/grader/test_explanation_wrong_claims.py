@@ -385,3 +385,21 @@ def test_a_sentence_opening_with_no_rejects_the_one_before(opening: str) -> None
 def test_its_a_misunderstanding_that_denies_the_claim() -> None:
     tokens = Text("It's a misunderstanding that TP makes a single user faster.").tokens
     assert all(t.denied for t in tokens if t.raw in ("makes", "faster"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Decode is bandwidth-bound, contrary to what people assume.",
+        "Contrary to what many think, decode is bandwidth-bound.",
+        "Decode is more bandwidth-bound than people think.",
+        "Decode is bandwidth-bound, whatever people expect.",
+    ],
+)
+def test_what_people_think_set_against_the_claim_rejects_nothing(text: str) -> None:
+    assert not any(t.rejected or t.denied for t in Text(text).tokens if t.raw in ("decode", "bandwidth"))
+
+
+def test_a_pseudo_cleft_denies_what_it_names() -> None:
+    text = "What it does not do, contrary to what is sometimes assumed, is make each decode step faster."
+    assert all(t.denied for t in Text(text).tokens if t.raw in ("decode", "faster"))
