@@ -97,14 +97,15 @@ _FRAME_WORDS = frozenset(
     _words(
         "common typical classic frequent usual people some many think thinks say says saying thinking "
         "assume assuming believe natural popular take guess intuition interview interviews candidate "
-        "candidates beginners newcomers heard hears folks thing explanation easy get upside down backwards"
+        "candidates beginners newcomers heard hears folks thing explanation easy get upside down backwards "
+        "naive answer belief assumption view"
     )
 )
 #: Words that frame a sentence's claim as wrong (checked on the raw, lower-cased word).
 _REJECTING = frozenset(
     _words(
         "false untrue myth myths misconception misconceptions mistake mistakes mistaken mistakenly wrongly "
-        "fallacy pitfall pitfalls incorrect incorrectly naive naively tempting erroneous "
+        "fallacy pitfall pitfalls incorrect incorrectly naively tempting erroneous "
         "misbelief slip misconceived trap traps misreading misreadings misunderstanding misunderstandings"
     )
 )
@@ -508,6 +509,18 @@ def tokens(text: str) -> list[Token]:
     for t in raw:
         if t.raw not in _REJECTING and t.raw not in _FRAME_WORDS:
             claim_in[t.clause] = claim_in.get(t.clause, 0) + 1
+    # A frame that ends its sentence on its own ("..., not once per sequence — a common
+    # misunderstanding") judges the clause right before it, not the whole sentence.
+    clauses: dict[int, list[int]] = {}  # sentence → its clauses that hold a word, in order
+    for t in raw:
+        held = clauses.setdefault(t.sentence, [])
+        if not held or held[-1] != t.clause:
+            held.append(t.clause)
+    trailing = {
+        sentence: held[-2]
+        for sentence, first in rejecting.items()
+        if len(held := clauses.get(sentence, [])) > 1 and held[-1] == first and not claim_in.get(first, 0)
+    }
     verdicts: dict[int, int] = {}  # sentence → the clause of its verdict ("that's wrong")
     for m in _VERDICT.finditer(text):
         at = next((t for t in raw if t.end > m.start()), None)
@@ -552,7 +565,8 @@ def tokens(text: str) -> list[Token]:
         first = rejecting.get(t.sentence)
         turn = turned.get(t.sentence)
         in_denial = any(start <= t.start < end for start, end in denied)
-        rejected = (first is not None and (turn is None or t.clause < turn)) or in_denial
+        judged = first is not None and t.clause >= trailing.get(t.sentence, 0)
+        rejected = (judged and (turn is None or t.clause < turn)) or in_denial
         out.append(
             Token(
                 t.norm,

@@ -403,3 +403,18 @@ def test_what_people_think_set_against_the_claim_rejects_nothing(text: str) -> N
 def test_a_pseudo_cleft_denies_what_it_names() -> None:
     text = "What it does not do, contrary to what is sometimes assumed, is make each decode step faster."
     assert all(t.denied for t in Text(text).tokens if t.raw in ("decode", "faster"))
+
+
+def test_a_frame_ending_its_sentence_judges_the_clause_before_it() -> None:
+    text = "Weights are read once per step, not once per sequence — a common misunderstanding."
+    tokens = Text(text).tokens
+    assert not any(t.rejected for t in tokens if t.raw in ("weights", "step"))
+    assert all(t.rejected for t in tokens if t.raw == "sequence")
+    said = Text("Prefill is fine, and decode is compute-bound, which is a classic mistake.").tokens
+    assert [t.raw for t in said if t.rejected][:3] == ["decode", "compute", "bound"]
+    assert not any(t.rejected for t in said if t.raw == "prefill")
+
+
+def test_naive_names_a_method_and_frames_only_a_belief() -> None:
+    assert not any(t.rejected for t in Text("Naive attention writes the N×N matrix to HBM.").tokens)
+    assert all(t.rejected for t in Text("A naive answer: decode is compute-bound.").tokens)
