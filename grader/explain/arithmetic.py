@@ -104,6 +104,15 @@ class _Tok:
     end: int
 
 
+#: Numbers written as words: a sum that starts with one has a factor the arithmetic does not read.
+_NUMBER_WORDS = frozenset(
+    (
+        *("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
+        *("sixteen", "twenty", "thirty", "forty", "sixty", "hundred", "thousand", "million", "billion"),
+        *("half", "twice", "double", "triple", "quarter"),
+    )
+)
+
 #: Words that divide when they stand between two quantities ("2·4096³ ops for 3·4096²·2 bytes").
 _DIVIDING = frozenset(("over", "for", "per"))
 
@@ -351,6 +360,9 @@ def slips(text: str) -> list[Slip]:
             # A result typed without a unit may be in a unit the sum left implicit (ms for seconds).
             if len(right) == 1:
                 readings = [r * 1000.0**k for r in readings for k in range(-4, 5)]
+            first = toks.index(lefts[0][0])
+            if first and toks[first - 1].kind == "word" and toks[first - 1].text.lower() in _NUMBER_WORDS:
+                continue  # "three 4096×4096 sheets × 2 bytes ≈ 100 MB": a factor written as a word
             sums = [worked for left in lefts if (worked := _side(left)) is not None]
             if any(
                 1 / SLIP_RATIO <= w / r <= SLIP_RATIO for worked, _ in sums for w in worked for r in readings

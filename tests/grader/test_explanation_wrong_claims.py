@@ -58,6 +58,8 @@ def test_a_sum_worked_out_wrong_is_a_slip(text: str, worked: float) -> None:
         # A letter beside a number is a variable of the sum, not a label: the sum has an unknown.
         "3n²·2 B ≈ 100 MB → AI = n/3",
         "bytes = 3n²·2 ≈ 1.0e8",
+        # A factor written as a word is one the arithmetic does not read.
+        "three 4096×4096 sheets × 2 bytes ≈ 100 MB",
     ],
 )
 def test_right_sums_and_notation_are_no_slip(text: str) -> None:
