@@ -227,7 +227,7 @@ _REJECTING_PHRASES = re.compile(
     r"(mistake|slip|error|misconception|misunderstanding|trap|confusion|myth|answer|belief|assumption|guess"
     r"|intuition|take|reading)"
     r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for|treat|confuse|count)\b"
-    r"|\bwould\s+be\s+(wrong|a\s+mistake|incorrect)\b|\byou\s+(sometimes\s+|often\s+)?see\s+people\b"
+    r"|\bwould\s+be\s+(wrong|a\s+mistake|incorrect)\b|\b(you|i|i['’]?ve|we['’]?ve)\s+(sometimes\s+|often\s+|also\s+)?(see|seen)\s+people\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"
     r"|\bthe idea that\b|\bone might think\b|\byou might think\b"

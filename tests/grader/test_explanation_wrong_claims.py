@@ -305,6 +305,7 @@ def test_a_list_under_a_heading_is_a_claim_and_a_bare_one_is_salad() -> None:
         "A common misreading is that",
         "Common slip in interviews:",
         "It is easy to get this upside down:",
+        "I've seen people claim",
     ],
 )
 def test_hearsay_frames_reject_the_claim(frame: str) -> None:
