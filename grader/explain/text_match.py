@@ -220,12 +220,13 @@ _ISE = re.compile(r"is(e|es|ed|ing|ation|ations)$")
 _REJECTING_PHRASES = re.compile(
     r"\b(people|some|someone|somebody|many|folks|candidates|beginners|others|everyone|most)\b[\w\s,'’]{0,25}?"
     r"\b(think|thinks|say|says|believe|believes|assume|assumes|expect|expects|claim|claims|picture|pictures"
-    r"|imagine|imagines|treat|treats|count|counts|plug|plugs|lump|lumps|quote|quotes|conflate|conflates)\b"
+    r"|imagine|imagines|treat|treats|count|counts|plug|plugs|lump|lumps|quote|quotes|conflate|conflates"
+    r"|confuse|confuses|mix\s+up|mixes\s+up)\b"
     # "wrong" rejects what it judges ("that's wrong", "it's wrong to think"), not what goes wrong.
     r"|\b(is|are|was|it['’]s|that['’]s|s)\s+(just\s+|simply\s+|plain\s+)?wrong\b|\bwrong\s+to\s+(think|say|assume)\b"
     r"|\b(common|typical|classic|frequent|usual|intuitive|naive|obvious|tempting|natural|popular)\s+"
     r"(mistake|slip|error|misconception|misunderstanding|trap|confusion|myth|answer|belief|assumption|guess"
-    r"|intuition|take|reading)"
+    r"|intuition|instinct|take|reading|explanation|story|claim|view)"
     r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for|treat|confuse|count)\b"
     r"|\bwould\s+be\s+(wrong|a\s+mistake|incorrect)\b|\b(you|i|i['’]?ve|we['’]?ve)\s+(sometimes\s+|often\s+|also\s+)?(see|seen)\s+people\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
@@ -239,6 +240,7 @@ _REJECTING_PHRASES = re.compile(
     r"|\b(people|some|many|folks)\s+lump\b"
     # Hearsay in the first person ("one explanation I've heard is that ...", "one sometimes hears that").
     r"|\b(i['’]?ve|i\s+have|we['’]?ve|one)\s+(sometimes\s+|often\s+|also\s+)?(heard|hears)\b"
+    r"|\b(i|we)\s+(sometimes\s+|often\s+|also\s+|keep\s+)?hear(ing)?\b"
     r"|\beasy\s+to\s+get\s+(this\s+|it\s+|that\s+)?(wrong|backwards|upside\s+down|mixed\s+up|reversed)\b"
     # A counterfactual that prices the belief ("using 46.7B would overestimate compute by 3.6x").
     r"|\bwould\s+(overestimate|underestimate|overstate|understate|overcount|undercount|double-count)\b",

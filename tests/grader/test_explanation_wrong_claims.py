@@ -306,6 +306,10 @@ def test_a_list_under_a_heading_is_a_claim_and_a_bare_one_is_salad() -> None:
         "Common slip in interviews:",
         "It is easy to get this upside down:",
         "I've seen people claim",
+        "Sometimes people confuse it, as if",
+        "A common explanation is that",
+        "The common instinct is that",
+        "I often hear that",
     ],
 )
 def test_hearsay_frames_reject_the_claim(frame: str) -> None:
