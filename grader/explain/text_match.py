@@ -227,7 +227,8 @@ _REJECTING_PHRASES = re.compile(
     r"|\b(common|typical|classic|frequent|usual|intuitive|naive|obvious|tempting|natural|popular)\s+"
     r"(mistake|slip|error|misconception|misunderstanding|trap|confusion|myth|answer|belief|assumption|guess"
     r"|intuition|instinct|take|reading|explanation|story|claim|view)"
-    r"|\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for|treat|confuse|count)\b"
+    # "Don't assume ..." rejects; "I don't think ..." is the writer's own view, negated in its clause.
+    r"|(?<!\bi\s)(?<!\bwe\s)\bdon['’]?t\s+(assume|think|expect|believe|trust|fall for|treat|confuse|count)\b"
     r"|\bwould\s+be\s+(wrong|a\s+mistake|incorrect)\b|\b(you|i|i['’]?ve|we['’]?ve)\s+(sometimes\s+|often\s+|also\s+)?(see|seen)\s+people\b"
     r"|\bdo not\s+(assume|think|expect|believe)\b"
     r"|\bit['’]?s\s+(actually\s+)?(the\s+)?(reverse|opposite)\b|\bnot that\b|\bintuition says\b"

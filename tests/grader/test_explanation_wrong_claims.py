@@ -425,3 +425,10 @@ def test_a_frame_ending_its_sentence_judges_the_clause_before_it() -> None:
 def test_naive_names_a_method_and_frames_only_a_belief() -> None:
     assert not any(t.rejected for t in Text("Naive attention writes the N×N matrix to HBM.").tokens)
     assert all(t.rejected for t in Text("A naive answer: decode is compute-bound.").tokens)
+
+
+def test_i_dont_think_is_the_writers_own_view_not_a_rejecting_frame() -> None:
+    tokens = Text("I don't think decode has a compute limit.").tokens
+    assert not any(t.rejected for t in tokens)
+    assert all(t.negated for t in tokens if t.raw in ("decode", "compute"))
+    assert all(t.rejected for t in Text("Don't assume decode is compute-bound.").tokens if t.raw == "decode")
