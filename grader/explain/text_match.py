@@ -725,7 +725,12 @@ class Text:
         return any(t.negated or t.negation for t in span)
 
 
-@functools.lru_cache(maxsize=4096)
+#: Room for every phrase of the shipped rubrics with their lexicon forms (about 7,200) and a user's own
+#: bank beside them: a cache smaller than the phrases evicts them in turn and every check pays again.
+PHRASE_CACHE = 32_768
+
+
+@functools.lru_cache(maxsize=PHRASE_CACHE)
 def phrase_tokens(phrase: str) -> tuple[Token, ...]:
     """A rubric phrase as tokens (cached: rubrics are few and reused)."""
     return tuple(t for t in tokens(phrase))

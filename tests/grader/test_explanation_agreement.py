@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.explanation_agreement import figures, load_corpus, run
+from benchmarks.explanation_agreement import figures, load_corpus, problem_for, run
+from grader.explain.lexicon import alternatives
+from grader.explain.rubric import Rubric
+from grader.explain.text_match import PHRASE_CACHE
 from question_bank import load_bank
 
 FLOORS = {
@@ -54,3 +57,24 @@ def test_agreement_with_the_interviewer_labels_holds(split: str) -> None:
     assert below == {}
     assert measured["salad_max_points"] <= SALAD_MAX_POINTS
     assert measured["bad_rated_good"] <= BAD_RATED_GOOD[split]
+
+
+def _phrases(rubric: Rubric) -> set[str]:
+    out = {p for concept in rubric.concepts for p in alternatives(concept)}
+    out |= set(rubric.forbid) | set(rubric.contrast) | {rubric.value_unit}
+    for claim in rubric.contrary:
+        out |= _phrases(claim)
+    return out
+
+
+def test_every_shipped_phrase_fits_the_phrase_cache_with_room_to_spare() -> None:
+    # A cache smaller than the rubrics' phrases evicts them in turn: every check would tokenise
+    # thousands of phrases again (the cold cost of a check rose threefold when it did).
+    phrases: set[str] = set()
+    for item in sorted({c.item for c in load_corpus("dev")}):
+        problem = problem_for(BANK, item)
+        for rubric in problem.key_point_rubrics:
+            phrases |= _phrases(rubric)
+        for misconception in problem.misconceptions:
+            phrases |= _phrases(misconception.rubric)
+    assert 1000 < len(phrases) <= PHRASE_CACHE // 2
