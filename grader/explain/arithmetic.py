@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from grader.explain.text_match import MULTIPLIERS, NUMBER_WORDS
+
 #: A worked result this many times too big or too small (or more) is a slip, not rounding.
 SLIP_RATIO = 1.6
 #: At most this many readings of one side are tried (units that read two ways multiply them).
@@ -104,13 +106,10 @@ class _Tok:
     end: int
 
 
-#: Numbers written as words: a sum that starts with one has a factor the arithmetic does not read.
-_NUMBER_WORDS = frozenset(
-    (
-        *("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
-        *("sixteen", "twenty", "thirty", "forty", "sixty", "hundred", "thousand", "million", "billion"),
-        *("half", "twice", "double", "triple", "quarter"),
-    )
+#: Numbers written as words: a sum that starts with one has a factor the arithmetic does not read
+#: ("one" and "zero" change no product worth checking).
+_FACTOR_WORDS = frozenset(
+    {*NUMBER_WORDS, *MULTIPLIERS, "half", "twice", "double", "triple", "quarter"} - {"zero", "one"}
 )
 
 #: Words that divide when they stand between two quantities ("2·4096³ ops for 3·4096²·2 bytes").
@@ -361,7 +360,7 @@ def slips(text: str) -> list[Slip]:
             if len(right) == 1:
                 readings = [r * 1000.0**k for r in readings for k in range(-4, 5)]
             first = toks.index(lefts[0][0])
-            if first and toks[first - 1].kind == "word" and toks[first - 1].text.lower() in _NUMBER_WORDS:
+            if first and toks[first - 1].kind == "word" and toks[first - 1].text.lower() in _FACTOR_WORDS:
                 continue  # "three 4096×4096 sheets × 2 bytes ≈ 100 MB": a factor written as a word
             sums = [worked for left in lefts if (worked := _side(left)) is not None]
             if any(

@@ -109,7 +109,8 @@ _REJECTING = frozenset(
         "misbelief slip misconceived trap traps misreading misreadings misunderstanding misunderstandings"
     )
 )
-_NUMBER_WORDS = {
+#: Numbers written as words; ``MULTIPLIERS`` scale the number before them ("13 billion").
+NUMBER_WORDS = {
     word: float(value)
     for value, word in enumerate(
         _words(
@@ -126,7 +127,7 @@ _NUMBER_WORDS = {
     "eighty": 80.0,
     "ninety": 90.0,
 }
-_MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+MULTIPLIERS = {"hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 # Abbreviations folded to one word, so authors need not list both.
 _CANONICAL = {
     "b": "byte",
@@ -247,9 +248,11 @@ _REJECTING_PHRASES = re.compile(
     r"|\bwould\s+(overestimate|underestimate|overstate|understate|overcount|undercount|double-count)\b",
     re.IGNORECASE,
 )
+# A judgement on a claim, as the frames below say it ("that's wrong", "it is a myth that").
+_JUDGEMENT = r"(false|untrue|not\s+true|a\s+myth|wrong|incorrect)"
 # A frame that denies the whole statement after it, up to the full stop ("It is false that A; B").
 _DENYING_FRAME = re.compile(
-    r"\b(it\s+is|it['’]s|that\s+is|that['’]s)\s+(false|untrue|not\s+true|a\s+myth|wrong|incorrect|not\s+the\s+case"
+    r"\b(it\s+is|it['’]s|that\s+is|that['’]s)\s+(" + _JUDGEMENT + r"|not\s+the\s+case"
     r"|a\s+(common\s+)?(misunderstanding|misconception|mistake|fallacy))"
     r"\s+that\b"
     # A pseudo-cleft denies what it names: "What it does not do ... is make each decode step faster".
@@ -278,7 +281,7 @@ _REJECTS_BEFORE_OPENING = re.compile(
 # A verdict on the claim before it, after which "because" gives the writer's own reason ("For decode
 # that's wrong, because decode time is the byte stream"), where "people think X because Y" does not.
 _VERDICT = re.compile(
-    r"\b(that|this|it)(['’]s|\s+is)\s+(just\s+|simply\s+|plain\s+)?(wrong|false|untrue|not\s+true|a\s+myth|incorrect)\b",
+    r"\b(that|this|it)(['’]s|\s+is)\s+(just\s+|simply\s+|plain\s+)?" + _JUDGEMENT + r"\b",
     re.IGNORECASE,
 )
 # A heading that introduces wrong beliefs ("Mistakes to avoid:", "Common misconceptions:").
@@ -434,13 +437,13 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[in
             if raw == "nor":
                 carried.add(clause)
             continue
-        if raw in _MULTIPLIERS and out and out[-1].number is not None and out[-1].sentence == sentence:
+        if raw in MULTIPLIERS and out and out[-1].number is not None and out[-1].sentence == sentence:
             last = out[-1]
-            last.number = (last.number or 0.0) * _MULTIPLIERS[raw]
+            last.number = (last.number or 0.0) * MULTIPLIERS[raw]
             last.end = m.end()
             continue
-        if raw in _NUMBER_WORDS:
-            out.append(_Raw("#", _NUMBER_WORDS[raw], m.start(), m.end(), sentence, clause, raw, segment))
+        if raw in NUMBER_WORDS:
+            out.append(_Raw("#", NUMBER_WORDS[raw], m.start(), m.end(), sentence, clause, raw, segment))
             continue
         if raw in ("times", "x") and out and out[-1].number is not None and out[-1].end >= m.start() - 1:
             out.append(_Raw(MULT, None, m.start(), m.end(), sentence, clause, raw, segment))
