@@ -22,7 +22,15 @@ from typing import TypedDict
 from grader.explain.arithmetic import Stated, stated_results, unit_base
 from grader.explain.lexicon import alternatives
 from grader.explain.rubric import Rubric
-from grader.explain.shape import is_chained, is_garbled, is_salad, is_sparse, is_stacked, list_items
+from grader.explain.shape import (
+    is_chained,
+    is_garbled,
+    is_salad,
+    is_sparse,
+    is_stacked,
+    is_vague,
+    list_items,
+)
 from grader.explain.text_match import Match, Text, Token, phrase_tokens
 
 
@@ -105,7 +113,7 @@ class Reading:
         #: Most of the text is salad: it makes one point at most.
         self.mostly_salad = bool(tokens) and (
             salad_words * 2 >= len(tokens)
-            or any(test(text) for test in (is_sparse, is_garbled, is_stacked, is_chained))
+            or any(test(text) for test in (is_sparse, is_garbled, is_stacked, is_chained, is_vague))
         )
 
     def sentence_text(self, sentence: int) -> str:

@@ -193,3 +193,24 @@ def list_items(sentence: str) -> list[int]:
         links = sum(1 for w in words if w.lower().replace("’", "'") in _STACK_LINKS)
         short += len(words) <= _TERM_LIST_WORDS and links == 0 and _RELATIONS.search(item) is None
     return items if short >= TERM_LIST_SHARE * len(items) else []
+
+
+# Salad that reads like prose relates its terms only vaguely: "X is all about the interplay of Y and Z",
+# "the synergy of A and B", "in tension", "one way or another". Measured on the labelled texts: no
+# answer an interviewer rated Good has two such phrases at 2.5 % of its words or more; a quarter of the
+# salad that the tests above miss has.
+_VAGUE = re.compile(
+    r"\b(?:interplay|interplays|interacts?|interacting|interactions?|synerg\w*|in tension|trade-?offs?"
+    r"|all about|revolves?|holistic\w*|ecosystem|paradigm"
+    r"|one way or another|at the \w+ level|ties? together|tied to|in terms of|all of these|leverag\w*"
+    r"|dynamics|landscape|relationship|interconnected|plays? into)\b",
+    re.IGNORECASE,
+)
+VAGUE_SHARE = 0.025
+_VAGUE_MIN = 2
+
+
+def is_vague(text: str) -> bool:
+    """True when a text relates its terms mostly through vague phrases ("the interplay of")."""
+    found = len(_VAGUE.findall(text))
+    return found >= _VAGUE_MIN and found >= VAGUE_SHARE * len(_WORD.findall(text))

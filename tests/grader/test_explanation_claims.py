@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from grader import Problem, check_explanation
 from grader.explain.check import MAX_EXPLANATION_CHARS
-from grader.explain.shape import is_chained, is_garbled, is_salad, is_stacked
+from grader.explain.shape import is_chained, is_garbled, is_salad, is_stacked, is_vague
 from grader.grading import MAX_RESPONSE_CHARS
 from grader.problem import Kind
 from question_bank import generate, load_bank
@@ -180,6 +180,24 @@ def test_nouns_strung_together_with_of_the_are_salad() -> None:
     assert not is_chained(DECODE.model_answer) and not is_chained(RIDGE.model_answer)
     check = check_explanation(generate(BANK.get("decode-one-flop-per-byte"), 0), chained)
     assert check.points_made <= 1 and check.suggested_rating == "again"
+
+
+def test_terms_related_only_vaguely_are_salad() -> None:
+    vague = (
+        "Tensor parallelism is all about the interplay of NVLink, all-reduce and sharding, so latency and "
+        "throughput interact at the interconnect level, and the KV cache plays into it one way or another."
+    )
+    prose = (
+        "Tensor parallelism splits each weight matrix over n GPUs, so each reads 1/n of the weights and a "
+        "batch-1 step is about n times faster; the trade-off is two all-reduces per layer over NVLink."
+    )
+    assert is_vague(vague) and not is_vague(prose)
+    # "is about" reads as "roughly" beside a figure: no vague relation there.
+    assert not is_vague("The add is about 1 FLOP per 12 bytes; the matmul is about 1,365 FLOP/B.")
+    problem = generate(BANK.get("tensor-parallel-fixes"), 0)
+    check = check_explanation(problem, vague)
+    assert check.points_made <= 1 and check.suggested_rating == "again"
+    assert check_explanation(problem, prose).points_made >= 2
 
 
 def test_terse_notes_and_lists_of_fixes_are_claims_not_salad() -> None:
