@@ -88,8 +88,15 @@ _CARRY_OPENERS = frozenset(_words("because since"))
 _NEITHER_REACH = 1
 #: Negations that set a short alternative aside ("instead of 2", "rather than per sequence"), and the
 #: words they cover at most (a figure ends the alternative).
-_SHORT_NEGATIONS = frozenset(("rather than", "instead of"))
+_SHORT_NEGATIONS = frozenset(("rather than", "instead of", "unlike"))
 _SHORT_NEGATION_REACH = 3
+#: Verbs that end what "unlike" sets aside: "unlike the weights grows with both" says the cache grows.
+_ENDS_UNLIKE = frozenset(
+    _words(
+        "is are was were be grows grow stays stay reads read does do has have makes make gets get scales "
+        "scale costs cost needs need takes take keeps keep fits fit goes go moves move runs run"
+    )
+)
 #: Clause openers that turn a rejecting sentence back to the speaker's own claim.
 _TURNS = frozenset(_words("but however yet whereas though although actually instead fact really rather :"))
 # Words of a rejecting frame itself: a clause of only these holds no claim yet ("A common mistake: ...").
@@ -199,6 +206,9 @@ _SYMBOLS: dict[str, tuple[str, ...]] = {
     "!=": (NOT,),
     "rather than": (NOT,),
     "instead of": (NOT,),
+    # "unlike sparse attention, it is exact": what "unlike" names is set aside, as "rather than" does,
+    # but "unlike" is no "not" that a rubric's "does not grow" could take up.
+    "unlike": ("unlike",),
 }
 
 # The full stop of an abbreviation ("e.g.", "i.e.", "etc.", "vs.", "approx.") ends no sentence.
@@ -209,7 +219,7 @@ _NUMBER = (
     r"(?:\s*(?:[x×*·]\s*10\s*\^\s*(?P<pow>[-+]?\d+)|[eE](?P<exp>[-+]?\d+)\b))?"
 )
 _TOKEN = re.compile(
-    r"(?P<sym>w/o|w/|b/c|\b[Bb]\*(?!\*)|rather\s+than|instead\s+of|->|=>|<<|>>|!=|[<>≪≫≤≥≠↑↓∝÷→⇒✕]|×(?=\s*\d)|(?<=\d)[x×](?![\w]))|"
+    r"(?P<sym>w/o|w/|b/c|\b[Bb]\*(?!\*)|rather\s+than|instead\s+of|\bunlike\b|->|=>|<<|>>|!=|[<>≪≫≤≥≠↑↓∝÷→⇒✕]|×(?=\s*\d)|(?<=\d)[x×](?![\w]))|"
     + _NUMBER
     + r"|(?P<word>[^\W\d_][^\W_]*(?:['’][^\W\d_]+)?)|(?P<per>/)|(?P<pct>%)|(?P<plus>\+)",
     re.UNICODE | re.IGNORECASE,
@@ -222,7 +232,9 @@ _REJECTING_PHRASES = re.compile(
     r"\b(people|some|someone|somebody|many|folks|candidates|beginners|others|everyone|most)\b[\w\s,'’]{0,25}?"
     r"\b(think|thinks|say|says|believe|believes|assume|assumes|expect|expects|claim|claims|picture|pictures"
     r"|imagine|imagines|treat|treats|count|counts|plug|plugs|lump|lumps|quote|quotes|conflate|conflates"
-    r"|confuse|confuses|mix\s+up|mixes\s+up)\b"
+    r"|confuse|confuses|mix\s+up|mixes\s+up|add\s+up|adds\s+up)\b"
+    # Hearsay without a subject: "there's a view that quantization only saves memory".
+    r"|\bthere['’]?s\s+(a|one)\s+(common\s+|popular\s+|widespread\s+)?(view|belief|idea|notion)\s+that\b"
     # "wrong" rejects what it judges ("that's wrong", "it's wrong to think"), not what goes wrong.
     r"|\b(is|are|was|it['’]s|that['’]s|s)\s+(just\s+|simply\s+|plain\s+)?wrong\b|\bwrong\s+to\s+(think|say|assume)\b"
     r"|\b(common|typical|classic|frequent|usual|intuitive|naive|obvious|tempting|natural|popular)\s+"
@@ -552,7 +564,18 @@ def tokens(text: str) -> list[Token]:
     ]
     seen_negation: set[int] = set()
     near_neither: dict[int, int] = {}  # clause → tokens still covered by a "neither" in it
+    previous_clause = -1
+    unlike: dict[int, bool] = {}  # clause → its short negation is "unlike"
     for t in raw:
+        if t.clause != previous_clause:
+            # "rather than A or B", "unlike sparse or low-rank attention": the alternatives set aside
+            # go on past "or", within what is left of the reach.
+            if openers.get(t.clause) == "or" and near_neither.get(previous_clause, 0) > 0:
+                near_neither[t.clause] = near_neither[previous_clause]
+                unlike[t.clause] = unlike.get(previous_clause, False)
+            previous_clause = t.clause
+        if unlike.get(t.clause) and t.raw in _ENDS_UNLIKE:
+            near_neither[t.clause] = 0
         negated = (
             t.clause in negating_clauses or t.clause in seen_negation or near_neither.get(t.clause, 0) > 0
         )
@@ -563,6 +586,7 @@ def tokens(text: str) -> list[Token]:
             # "neither X nor Y": "neither" covers its own few words, "nor" the clause it opens.
             near_neither[t.clause] = _NEITHER_REACH
         elif t.raw in _SHORT_NEGATIONS:
+            unlike[t.clause] = t.raw == "unlike"
             # "1 byte instead of 2 halves it": the alternative set aside is a short phrase (a few
             # words, or one figure), and what follows it is said.
             near_neither[t.clause] = _SHORT_NEGATION_REACH

@@ -12,6 +12,7 @@ from grader import ExplanationRecord, Rubric, check_explanation
 from grader.explain.arithmetic import slips, stated_results, unit_base
 from grader.explain.shape import is_garbled, is_salad
 from grader.explain.text_match import Text
+from question_bank import generate, load_bank
 from tests.grader.test_explanation import DECODE, FULL
 
 
@@ -125,6 +126,18 @@ def test_ticking_a_denied_point_made_clears_its_wrong_claim() -> None:
     assert check.contradicted[0] and check.suggested_rating == "again"
     record = ExplanationRecord(text="x", check=check, overrides={0: True})
     assert record.wrong_claims == 0 and record.suggested_rating == "good"
+
+
+def test_unlike_sets_aside_what_it_names_up_to_the_verb() -> None:
+    words = {t.raw: t.negated for t in Text("It is exact, unlike sparse or low-rank attention.").tokens}
+    assert words["sparse"] and words["low"] and not words["exact"]
+    # "unlike the weights grows": the weights are set aside, the growing is said.
+    grows = {t.raw: t.negated for t in Text("The cache, unlike the weights, grows with the context.").tokens}
+    assert grows["weights"] and not grows["grows"] and not grows["context"]
+    # "unlike" is no "not": a rubric's "does not grow" finds nothing in it.
+    kv = generate(load_bank().get("kv-cache-formula-recall"), 0)
+    text = "Total = per token x context x batch, which unlike the weights grows with both."
+    assert "the KV cache does not grow with the context" not in check_explanation(kv, text).misconceptions
 
 
 def test_instead_of_sets_aside_only_the_alternative_after_it() -> None:
@@ -310,6 +323,8 @@ def test_a_list_under_a_heading_is_a_claim_and_a_bare_one_is_salad() -> None:
         "A common explanation is that",
         "The common instinct is that",
         "I often hear that",
+        "There's a view that",
+        "People sometimes add up the times, as if",
     ],
 )
 def test_hearsay_frames_reject_the_claim(frame: str) -> None:
