@@ -153,8 +153,9 @@ def is_garbled(text: str) -> bool:
         ):
             determiners += 1
             bad += after in _FUNCTION_WORDS or after in ".,;:!?"
-        # "The", "It" in mid-sentence: a sentence's first word moved away from its start.
-        bad += shown[:1].isupper() and after in _FUNCTION_WORDS and before not in ".!?:;"
+        # "The", "It" in mid-sentence: a sentence's first word moved away from its start. A capital
+        # letter alone names something ("card A is idle").
+        bad += len(shown) > 1 and shown[:1].isupper() and after in _FUNCTION_WORDS and before not in ".!?:;"
     return bad >= _GARBLED_MIN and bad >= _GARBLED_SHARE * determiners
 
 

@@ -373,6 +373,22 @@ def _number(m: re.Match[str]) -> float:
     return float(f"{mantissa}e{exponent}")
 
 
+#: What may stand between the words of one number: "twenty-four", "two hundred and forty".
+_JOINS_NUMBER = re.compile(r"\s*-\s*|\s+(and\s+)?")
+_NEXT_WORD = re.compile(r"\s+([^\W\d_]+)")
+
+
+def _adds_to(parts: tuple[float, float], value: float) -> bool:
+    """Whether a number word goes on the number written so far (its completed groups, its last group):
+    tens after hundreds or thousands ("two hundred forty"), units after tens ("twenty-four")."""
+    high, low = parts
+    if low == 0:
+        return high > 0 and value < 1000
+    if low % 100 == 0:
+        return value < 100
+    return low % 10 == 0 and low % 100 >= 20 and value < 10
+
+
 @dataclass
 class _Raw:
     """A token before the negation and rejection scopes are known."""
@@ -399,6 +415,9 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[in
     openers: dict[int, str] = {}
     carried: set[int] = set()
     referring: set[int] = set()
+    # Numbers written in words, by their token's place in ``out``: the completed groups ("twenty
+    # thousand") and the group being written ("four hundred"), so the words after them can add on.
+    spelled: dict[int, tuple[float, float]] = {}
     sentence = clause = segment = last_end = 0
 
     def new_clause(opener: str = "") -> None:
@@ -442,6 +461,11 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[in
         raw = m.group("word").lower().replace("’", "'")
         if raw in _PRONOUNS and not (out and out[-1].clause == clause):
             referring.add(clause)
+        if raw == "and" and spelled.get(len(out) - 1, (0.0, 1.0))[1] % 100 == 0:
+            # "two hundred and forty": the "and" inside a number written as words joins no clauses.
+            after = _NEXT_WORD.match(text, m.end())
+            if after is not None and after.group(1).lower() in NUMBER_WORDS:
+                continue
         if raw in _CLAUSE_WORDS:
             if raw in _CARRY_OPENERS and out and out[-1].norm == NOT and out[-1].clause == clause:
                 carried.add(clause + 1)
@@ -451,11 +475,34 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[in
             continue
         if raw in MULTIPLIERS and out and out[-1].number is not None and out[-1].sentence == sentence:
             last = out[-1]
-            last.number = (last.number or 0.0) * MULTIPLIERS[raw]
+            if (parts := spelled.get(len(out) - 1)) is not None:
+                # "eight hundred and twenty thousand": "hundred" scales the group being written,
+                # "thousand" and above close it.
+                high, low = parts
+                parts = (high, low * 100) if raw == "hundred" else (high + (low or 1) * MULTIPLIERS[raw], 0.0)
+                spelled[len(out) - 1] = parts
+                last.number = sum(parts)
+            else:
+                last.number = (last.number or 0.0) * MULTIPLIERS[raw]
             last.end = m.end()
             continue
         if raw in NUMBER_WORDS:
-            out.append(_Raw("#", NUMBER_WORDS[raw], m.start(), m.end(), sentence, clause, raw, segment))
+            value = NUMBER_WORDS[raw]
+            parts = spelled.get(len(out) - 1)
+            if (
+                parts is not None
+                and out[-1].sentence == sentence
+                and _adds_to(parts, value)
+                and _JOINS_NUMBER.fullmatch(text, out[-1].end, m.start())
+            ):
+                # "twenty-four", "two hundred and forty": one number, written in words.
+                parts = (parts[0], parts[1] + value)
+                spelled[len(out) - 1] = parts
+                out[-1].number = sum(parts)
+                out[-1].end = m.end()
+                continue
+            spelled[len(out)] = (0.0, value)
+            out.append(_Raw("#", value, m.start(), m.end(), sentence, clause, raw, segment))
             continue
         if raw in ("times", "x") and out and out[-1].number is not None and out[-1].end >= m.start() - 1:
             out.append(_Raw(MULT, None, m.start(), m.end(), sentence, clause, raw, segment))

@@ -214,6 +214,9 @@ def test_pronouns_and_variables_are_not_read_as_scrambled_word_order() -> None:
     )
     assert not is_garbled(prose)
     assert is_garbled(shuffled(prose, seed=1) + " " + shuffled(prose, seed=2))
+    # Cards named by a letter are no sentence openers moved mid-sentence.
+    named = "Split it over two cards: card A is reading while card B is idle, then B is busy and A is idle."
+    assert not is_garbled(named)
 
 
 def test_a_plain_words_answer_makes_its_points() -> None:

@@ -128,6 +128,32 @@ def test_ticking_a_denied_point_made_clears_its_wrong_claim() -> None:
     assert record.wrong_claims == 0 and record.suggested_rating == "good"
 
 
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [
+        ("two hundred and forty", 240.0),
+        ("eight hundred and twenty thousand", 820_000.0),
+        ("twenty-four", 24.0),
+        ("ninety nine", 99.0),
+        ("one million two hundred thousand", 1_200_000.0),
+        ("thirteen billion", 13e9),
+    ],
+)
+def test_a_number_written_in_words_is_one_number(written: str, value: float) -> None:
+    assert [t.number for t in Text(f"It is {written} bytes.").tokens if t.number is not None] == [value]
+
+
+def test_words_that_are_not_one_number_stay_apart() -> None:
+    assert [t.number for t in Text("one and two; twenty twenty; two hundred, and forty").tokens] == [
+        1.0,
+        2.0,
+        20.0,
+        20.0,
+        200.0,
+        40.0,
+    ]
+
+
 def test_unlike_sets_aside_what_it_names_up_to_the_verb() -> None:
     words = {t.raw: t.negated for t in Text("It is exact, unlike sparse or low-rank attention.").tokens}
     assert words["sparse"] and words["low"] and not words["exact"]
