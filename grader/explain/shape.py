@@ -141,6 +141,9 @@ def is_garbled(text: str) -> bool:
     """True when the text's word order is broken: determiners followed by function words or stops."""
     typed = _TOKENS.findall(text)
     tokens = [t.lower() for t in typed]
+    names = {t for t in typed if len(t) == 1 and t.isupper() and t not in "AI"}
+    if names:
+        names.add("A")
     determiners = bad = 0
     for (word, after), (before, shown) in zip(
         itertools.pairwise(tokens), itertools.pairwise(typed), strict=True
@@ -154,8 +157,10 @@ def is_garbled(text: str) -> bool:
             determiners += 1
             bad += after in _FUNCTION_WORDS or after in ".,;:!?"
         # "The", "It" in mid-sentence: a sentence's first word moved away from its start. A capital
-        # letter alone names something ("card A is idle").
-        bad += len(shown) > 1 and shown[:1].isupper() and after in _FUNCTION_WORDS and before not in ".!?:;"
+        # letter alone names something ("card B is idle"), and so does "A" beside other such names.
+        bad += (
+            shown not in names and shown[:1].isupper() and after in _FUNCTION_WORDS and before not in ".!?:;"
+        )
     return bad >= _GARBLED_MIN and bad >= _GARBLED_SHARE * determiners
 
 
