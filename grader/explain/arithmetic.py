@@ -359,6 +359,9 @@ def slips(text: str) -> list[Slip]:
             # A result typed without a unit may be in a unit the sum left implicit (ms for seconds).
             if len(right) == 1:
                 readings = [r * 1000.0**k for r in readings for k in range(-4, 5)]
+            # A sum of bare numbers is worked in its result's unit ("19.5 / 64 ≈ 0.3 ms").
+            elif all(t.kind not in ("word", "label") for left in lefts for t in left):
+                readings = [*readings, float(right[0].text.replace(",", ""))]
             first = toks.index(lefts[0][0])
             if first and toks[first - 1].kind == "word" and toks[first - 1].text.lower() in _FACTOR_WORDS:
                 continue  # "three 4096×4096 sheets × 2 bytes ≈ 100 MB": a factor written as a word

@@ -76,6 +76,8 @@ _NEGATIONS = frozenset(
         "couldnt shouldnt hasnt havent hadnt aint without nothing"
     )
 )
+#: Negations that stand as an object ("costs nothing because ..."): they negate no reason after them.
+_OBJECT_NEGATIONS = frozenset(_words("nothing none"))
 #: Words that start a new clause (and are dropped); ``nor`` also negates the clause it opens.
 _CLAUSE_WORDS = frozenset(
     _words("and but while whilst whereas or nor so although though yet because since however which whereby")
@@ -467,7 +469,14 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[in
             if after is not None and after.group(1).lower() in NUMBER_WORDS:
                 continue
         if raw in _CLAUSE_WORDS:
-            if raw in _CARRY_OPENERS and out and out[-1].norm == NOT and out[-1].clause == clause:
+            # "not because X": the negation carries into the reason. "Costs nothing because X" says X.
+            if (
+                raw in _CARRY_OPENERS
+                and out
+                and out[-1].norm == NOT
+                and out[-1].raw not in _OBJECT_NEGATIONS
+                and out[-1].clause == clause
+            ):
                 carried.add(clause + 1)
             new_clause(raw)
             if raw == "nor":

@@ -29,6 +29,7 @@ from tests.grader.test_explanation import DECODE, FULL
         ("B* = 989e12 × 2 / (2 × 3.35e12) ≈ 2950.", 295.2),
         # A factor inside the sum ("(2·3.35e12)" ≈ 7 T) is no reading of it.
         ("W4A16: 989e12·0.5/(2·3.35e12) ≈ 7, compute-bound at once.", 73.8),
+        ("Per token it's 19.5 / 64 ≈ 3 ms.", 0.3047),
     ],
 )
 def test_a_sum_worked_out_wrong_is_a_slip(text: str, worked: float) -> None:
@@ -61,6 +62,8 @@ def test_a_sum_worked_out_wrong_is_a_slip(text: str, worked: float) -> None:
         "bytes = 3n²·2 ≈ 1.0e8",
         # A factor written as a word is one the arithmetic does not read.
         "three 4096×4096 sheets × 2 bytes ≈ 100 MB",
+        # A sum of bare numbers is worked in its result's unit.
+        "Per token it's 19.5 / 64 ≈ 0.3 ms, because the batch shares the read.",
     ],
 )
 def test_right_sums_and_notation_are_no_slip(text: str) -> None:
@@ -152,6 +155,15 @@ def test_words_that_are_not_one_number_stay_apart() -> None:
         200.0,
         40.0,
     ]
+
+
+def test_a_negation_standing_as_an_object_does_not_negate_the_reason_after_it() -> None:
+    idle = {
+        t.raw: t.negated for t in Text("Dequantising costs almost nothing because the ALUs sit idle.").tokens
+    }
+    assert not idle["idle"] and not idle["alus"]
+    reason = {t.raw: t.negated for t in Text("It is slow, not because of the FLOPs.").tokens}
+    assert reason["flops"]
 
 
 def test_unlike_sets_aside_what_it_names_up_to_the_verb() -> None:
