@@ -4,8 +4,8 @@ The corpus (``tests/grader/data/explanations/``) holds typed explanations for ev
 written by people who had seen only each question and its key-point sentences, each labelled by hand
 before any check ran: the key points it truly makes, the misconceptions it truly asserts, and the
 rating a careful interviewer gives. ``dev/`` is what the rubrics and the lexicon were grown on;
-``holdout/`` was kept aside until the checker was done, so its figures are the honest estimate: writers
-AM, AN, AO and AP wrote for all 22 items, each in a persona of their own, under a guide that states the
+``holdout/`` was kept aside until the checker was done, so its figures are the honest estimate: eight
+writers, AM to AT, wrote for all 22 items, each in a persona of their own, under a guide that states the
 rating rule (all points → Good, at least half → Hard, fewer → Again; any wrong claim → Again); their
 texts were scored once before the checks of this round changed and once after, and no check was tuned
 on them. Earlier held-out sets (writers C, F and G; H, I and J; S, T, U and V;
