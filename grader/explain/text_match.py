@@ -463,7 +463,7 @@ def _raw_tokens(text: str) -> tuple[list[_Raw], dict[int, str], set[int], set[in
         raw = m.group("word").lower().replace("’", "'")
         if raw in _PRONOUNS and not (out and out[-1].clause == clause):
             referring.add(clause)
-        if raw == "and" and spelled.get(len(out) - 1, (0.0, 1.0))[1] % 100 == 0:
+        if raw == "and" and (parts := spelled.get(len(out) - 1)) and sum(parts) and parts[1] % 100 == 0:
             # "two hundred and forty": the "and" inside a number written as words joins no clauses.
             after = _NEXT_WORD.match(text, m.end())
             if after is not None and after.group(1).lower() in NUMBER_WORDS:
