@@ -147,13 +147,17 @@ def test_a_number_written_in_words_is_one_number(written: str, value: float) -> 
 
 
 def test_words_that_are_not_one_number_stay_apart() -> None:
-    assert [t.number for t in Text("one and two; twenty twenty; two hundred, and forty").tokens] == [
+    assert [
+        t.number for t in Text("one and two; twenty twenty; two hundred, and forty; zero and five").tokens
+    ] == [
         1.0,
         2.0,
         20.0,
         20.0,
         200.0,
         40.0,
+        0.0,
+        5.0,
     ]
 
 
