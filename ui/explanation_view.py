@@ -243,6 +243,13 @@ def show_checks(
         st.caption(f"Only the first {MAX_EXPLANATION_CHARS:,} characters were read.")
     if not check.checkable:
         st.info("This question has no rubric to check against: compare with the key points yourself.")
+    if check.salad:
+        # Say why points are missing: otherwise a list of the right terms looks like a checker miss.
+        st.warning(
+            "This reads as terms strung together more than as claims that link them, so at most one "
+            "key point counts. Say what causes what (“X, so Y”), or tick the points you did make.",
+            icon=":material/format_list_bulleted:",
+        )
     # Drawn once the checkboxes below are, so that the count is that of the ticks, overrules included.
     header = st.empty()
     ticked = 0

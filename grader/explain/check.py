@@ -60,6 +60,9 @@ class ExplanationCheck:
     #: Sums the text works out wrong ("989e12 / 3.35e12 is about 295, not 29.5"), and where they stand.
     slips: tuple[str, ...] = ()
     slip_spans: tuple[tuple[int, int], ...] = ()
+    #: The text strings terms together more than it links them into claims (keyword salad): it
+    #: makes one point at most and asserts nothing.
+    salad: bool = False
 
     @property
     def points_made(self) -> int:
@@ -169,6 +172,7 @@ def check_explanation(problem: Problem, text: str) -> ExplanationCheck:
             denial_sentences=tuple(reading.sentence_text(s) if s >= 0 else "" for s in denials),
             slips=tuple(slip.message() for slip in slips),
             slip_spans=tuple((slip.start, slip.end) for slip in slips),
+            salad=reading.mostly_salad,
         )
         # The rating from the check's own count of wrong claims, the one the page and the record use.
         rating = suggest_rating(

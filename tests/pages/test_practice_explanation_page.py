@@ -226,3 +226,17 @@ def test_a_sum_worked_out_wrong_is_flagged_and_can_be_dismissed(tmp_path: Path) 
     assert stored is not None
     assert stored["slips"] == ["12e9 B / 1.555e12 B/s is about 7.72 ms, not 77 ms"]
     assert stored["slip_overrides"] == {stored["slips"][0]: False}
+
+
+def test_keyword_salad_is_named_as_such_and_its_points_can_still_be_ticked(tmp_path: Path) -> None:
+    salad = (
+        "Fusion is all about the interplay of HBM, kernels and FLOPs, and element-wise ops interact with "
+        "the memory wall one way or another, at the kernel level."
+    )
+    at = _check(_page(tmp_path / "p.db"), salad)
+    assert not at.exception
+    assert any("terms strung together" in w.value for w in at.warning)
+    assert sum(_points(at, 4)) <= 1 and _suggested(at) == "again"
+    # A partial answer in sentences gets no such warning.
+    at = _check(_page(tmp_path / "q.db"), PARTIAL)
+    assert not any("terms strung together" in w.value for w in at.warning)
