@@ -121,12 +121,14 @@ class Reading:
         start, end = self.bounds.get(sentence, (0, 0))
         return self.text.text[start:end]
 
-    def _matches(self, concept: tuple[str, ...], *, negatable: bool = True) -> list[Match]:
+    def _matches(
+        self, concept: tuple[str, ...], *, negatable: bool = True, dismissable: bool = False
+    ) -> list[Match]:
         out: list[Match] = []
         for phrase in _concept_phrases(concept):
             out.extend(
                 m
-                for m in self.text.find(phrase, negatable=negatable)
+                for m in self.text.find(phrase, negatable=negatable, dismissable=dismissable)
                 if self.text.tokens[m.first].sentence not in self.salad
             )
         return out
@@ -185,7 +187,9 @@ class Reading:
         """
         out: dict[int, dict[int, Match]] = {}
         for index, concept in enumerate(rubric.concepts):
-            for m in sorted(self._matches(concept), key=lambda m: m.start):
+            # A point's words in a clause that sets them aside ("traffic isn't the bottleneck")
+            # do not make it; a misconception or a contrary claim may say just that.
+            for m in sorted(self._matches(concept, dismissable=True), key=lambda m: m.start):
                 sentence = self.text.tokens[m.first].sentence
                 for window in (sentence, sentence + 1):
                     out.setdefault(window, {}).setdefault(index, m)

@@ -298,6 +298,16 @@ _VERDICT = re.compile(
     r"\b(that|this|it)(['’]s|\s+is)\s+(just\s+|simply\s+|plain\s+)?" + _JUDGEMENT + r"\b",
     re.IGNORECASE,
 )
+# A predicate that dismisses its clause's subject: "memory traffic isn't really the bottleneck",
+# "capacity is not what limits the batch", "the KV cache doesn't matter here".
+_DISMISSING = re.compile(
+    r"\b(isn['’]?t|is\s+not|aren['’]?t|are\s+not|wasn['’]?t|was\s+not|weren['’]?t|were\s+not)"
+    r"\s+(really\s+|actually\s+|even\s+)?((the|a|an)\s+(real\s+|main\s+|actual\s+|big\s+)?"
+    r"(bottleneck|issue|problem|limit|limiting\s+factor|constraint|story|slow\s+part|concern)"
+    r"|what\s+(limits|sets|decides|matters|caps|bounds|dominates))\b"
+    r"|\b(doesn['’]?t|does\s+not|don['’]?t|do\s+not)\s+(really\s+)?matter\b",
+    re.IGNORECASE,
+)
 # A heading that introduces wrong beliefs ("Mistakes to avoid:", "Common misconceptions:").
 _REJECTING_HEADING = re.compile(
     r"(mistake|misconception|myth|pitfall|wrong|not to say|avoid)[^\n]{0,40}:\s*$", re.IGNORECASE
@@ -326,6 +336,9 @@ class Token:
     refers: bool = False
     #: A frame denies the statement it stands in ("it is false that ..."): said, then denied.
     denied: bool = False
+    #: Its clause goes on to say that what it names is not what matters ("memory traffic isn't
+    #: really the bottleneck"): the subject of a dismissal, said and set aside.
+    dismissed: bool = False
 
     @property
     def negation(self) -> bool:
@@ -618,11 +631,21 @@ def tokens(text: str) -> list[Token]:
         (m.start(), end.start() if (end := _STATEMENT_END.search(text, m.end())) else len(text))
         for m in _DENYING_FRAME.finditer(text)
     ]
+    dismissed: set[int] = set()  # tokens (by position in ``raw``) a later predicate dismisses
+    for m in _DISMISSING.finditer(text):
+        where = next((i for i, t in enumerate(raw) if t.end > m.start()), None)
+        if where is None:
+            continue
+        clause = raw[where].clause
+        i = where - 1
+        while i >= 0 and raw[i].clause == clause:
+            dismissed.add(i)
+            i -= 1
     seen_negation: set[int] = set()
     near_neither: dict[int, int] = {}  # clause → tokens still covered by a "neither" in it
     previous_clause = -1
     unlike: dict[int, bool] = {}  # clause → its short negation is "unlike"
-    for t in raw:
+    for position, t in enumerate(raw):
         if t.clause != previous_clause:
             # "rather than A or B", "unlike sparse or low-rank attention": the alternatives set aside
             # go on past "or", within what is left of the reach.
@@ -667,6 +690,7 @@ def tokens(text: str) -> list[Token]:
                 t.segment,
                 refers=t.clause in referring,
                 denied=in_denial,
+                dismissed=position in dismissed,
             )
         )
     return out
@@ -742,7 +766,9 @@ class Text:
             return False
         return token.norm == want.norm or token.raw in self._near_spellings(want.raw)
 
-    def find(self, phrase: Iterable[Token], *, negatable: bool = True) -> list[Match]:
+    def find(
+        self, phrase: Iterable[Token], *, negatable: bool = True, dismissable: bool = False
+    ) -> list[Match]:
         """Every place the phrase's tokens occur, un-negated and un-rejected unless told otherwise.
 
         A negation the phrase itself holds is part of it ("does not help"): then only a negation
@@ -781,7 +807,9 @@ class Text:
                 position = step
             if not ok:
                 continue
-            if negatable and self._blocked(begin, position, phrase_negates=phrase_negates):
+            if negatable and self._blocked(
+                begin, position, phrase_negates=phrase_negates, dismissable=dismissable
+            ):
                 continue
             matches.append(Match(begin, position, token.start, self.tokens[position].end))
         return matches
@@ -796,7 +824,7 @@ class Text:
             return span[0].negated
         return any(t.negated for t in span)
 
-    def _blocked(self, first: int, last: int, *, phrase_negates: bool) -> bool:
+    def _blocked(self, first: int, last: int, *, phrase_negates: bool, dismissable: bool) -> bool:
         span = self.tokens[first : last + 1]
         if any(t.rejected for t in span):
             return True
@@ -805,7 +833,7 @@ class Text:
             # negation before the phrase's own counts.
             head = self.tokens[first]
             return head.negated
-        return any(t.negated or t.negation for t in span)
+        return any(t.negated or t.negation or (dismissable and t.dismissed) for t in span)
 
 
 #: Room for every phrase of the shipped rubrics with their lexicon forms (about 7,200) and a user's own

@@ -44,6 +44,22 @@ def test_negation_is_scoped_to_its_clause() -> None:
     assert "batch-1 decode is compute-bound" not in check.misconceptions
 
 
+def test_words_a_clause_sets_aside_make_no_point() -> None:
+    flash = generate(BANK.get("flash-attention-fixes"), 0)
+    said = (
+        "Standard attention writes the N×N score matrix to HBM and reads it back, so the memory "
+        "traffic dominates."
+    )
+    dismissed = (
+        "Standard attention computes the N×N score matrix, and the memory traffic of writing it to HBM "
+        "isn't really the bottleneck."
+    )
+    assert check_explanation(flash, said).hits[0]
+    check = check_explanation(flash, dismissed)
+    assert not check.hits[0]
+    assert check.contradicted[0], "the text says the point's opposite: a wrong claim"
+
+
 def test_a_denied_statement_makes_nothing() -> None:
     assert not any(check_explanation(RIDGE, "It is false that " + RIDGE.key_points[1].lower()).hits)
 
