@@ -275,6 +275,9 @@ _DENYING_FRAME = re.compile(
     re.IGNORECASE,
 )
 _STATEMENT_END = re.compile(_ABBREVIATION + r"[.!?](\s|$)|\n")
+# A denial ends with its statement, or at a colon that goes on to the writer's own account ("What it
+# doesn't do is speed up decode: each GPU still reads its share").
+_DENIAL_END = re.compile(_ABBREVIATION + r"[.!?](\s|$)|\n|:\s")
 # A short sentence that rejects the one before it, after the fact: "… share work. They don't."
 _REJECTS_BEFORE = re.compile(
     r"(but\s+)?(that|this|which|it|they|neither|none|both|nope|no)?\W*"
@@ -544,7 +547,7 @@ def _rejects_before(sentence: str) -> bool:
         return False
     # A bare subject ("They.") or "right" with no "neither" or "none" before it rejects nothing.
     words = re.findall(r"[a-z'’]+", sentence.lower())
-    if len(words) == 1 and words[0] not in ("nope", "wrong", "false", "untrue"):
+    if len(words) == 1 and words[0] not in ("no", "nope", "wrong", "false", "untrue"):
         return False
     return bool(words) and (words[-1] != "right" or words[0] in ("neither", "none"))
 
@@ -628,7 +631,7 @@ def tokens(text: str) -> list[Token]:
         if t.raw in _TURNS and t.clause > first >= 0:
             turned.setdefault(t.sentence, t.clause)
     denied = [
-        (m.start(), end.start() if (end := _STATEMENT_END.search(text, m.end())) else len(text))
+        (m.start(), end.start() if (end := _DENIAL_END.search(text, m.end())) else len(text))
         for m in _DENYING_FRAME.finditer(text)
     ]
     dismissed: set[int] = set()  # tokens (by position in ``raw``) a later predicate dismisses

@@ -303,3 +303,22 @@ def test_a_point_shown_on_its_follow_up_is_made_and_stored() -> None:
     assert back.probes == {1: True, 2: False} and back.made == record.made
     older = {k: v for k, v in stored.items() if k != "probes"}  # stored before follow-ups existed
     assert ExplanationRecord.from_dict(older).probes == {}
+
+
+def test_a_lone_no_rejects_the_sentence_before_it() -> None:
+    flash = generate(BANK.get("flash-attention-fixes"), 0)
+    claim = "FlashAttention approximates attention"
+    exact = " Its online softmax keeps the result exact."
+    assert claim in check_explanation(flash, claim + "." + exact).misconceptions
+    assert not check_explanation(flash, claim + "? No." + exact).misconceptions
+
+
+def test_a_denial_ends_at_the_colon_that_gives_the_writers_own_account() -> None:
+    tp = generate(BANK.get("tensor-parallel-fixes"), 0)
+    text = (
+        "What it doesn't buy you is per-token speed: every GPU waits for the whole layer, so the time "
+        "per token is essentially the same as on one GPU."
+    )
+    check = check_explanation(tp, text)
+    assert check.contradicted[2], "the account after the colon denies the bandwidth point"
+    assert check.suggested_rating == "again"
