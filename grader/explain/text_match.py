@@ -275,9 +275,13 @@ _DENYING_FRAME = re.compile(
     re.IGNORECASE,
 )
 _STATEMENT_END = re.compile(_ABBREVIATION + r"[.!?](\s|$)|\n")
-# A denial ends with its statement, or at a colon that goes on to the writer's own account ("What it
-# doesn't do is speed up decode: each GPU still reads its share").
-_DENIAL_END = re.compile(_ABBREVIATION + r"[.!?](\s|$)|\n|:\s")
+# A pseudo-cleft's denial ends at a colon that goes on to the writer's own account ("What it doesn't do
+# is speed up decode: each GPU still reads its share"); "it is false that A: B" denies B with A.
+_CLEFT_END = re.compile(_ABBREVIATION + r"[.!?](\s|$)|\n|:\s")
+
+
+def _denial_end(frame: re.Match[str]) -> re.Pattern[str]:
+    return _CLEFT_END if frame.group(0)[:4].lower() == "what" else _STATEMENT_END
 # A short sentence that rejects the one before it, after the fact: "… share work. They don't."
 _REJECTS_BEFORE = re.compile(
     r"(but\s+)?(that|this|which|it|they|neither|none|both|nope|no)?\W*"
@@ -631,7 +635,7 @@ def tokens(text: str) -> list[Token]:
         if t.raw in _TURNS and t.clause > first >= 0:
             turned.setdefault(t.sentence, t.clause)
     denied = [
-        (m.start(), end.start() if (end := _DENIAL_END.search(text, m.end())) else len(text))
+        (m.start(), end.start() if (end := _denial_end(m).search(text, m.end())) else len(text))
         for m in _DENYING_FRAME.finditer(text)
     ]
     dismissed: set[int] = set()  # tokens (by position in ``raw``) a later predicate dismisses
