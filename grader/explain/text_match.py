@@ -282,6 +282,8 @@ _CLEFT_END = re.compile(_ABBREVIATION + r"[.!?](\s|$)|\n|:\s")
 
 def _denial_end(frame: re.Match[str]) -> re.Pattern[str]:
     return _CLEFT_END if frame.group(0)[:4].lower() == "what" else _STATEMENT_END
+
+
 # A short sentence that rejects the one before it, after the fact: "… share work. They don't."
 _REJECTS_BEFORE = re.compile(
     r"(but\s+)?(that|this|which|it|they|neither|none|both|nope|no)?\W*"
