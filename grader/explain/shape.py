@@ -209,7 +209,11 @@ _VAGUE = re.compile(
     r"\b(?:interplay|interplays|interacts?|interacting|interactions?|synerg\w*|in tension|trade-?offs?"
     r"|all about|revolves?|holistic\w*|ecosystem|paradigm"
     r"|one way or another|at the \w+ level|ties? together|tied to|in terms of|all of these|leverag\w*"
-    r"|dynamics|landscape|relationship|interconnected|plays? into)\b",
+    r"|dynamics|landscape|relationship|interconnected|plays? into"
+    # Verbs that link terms without saying how: "it all comes down to the topology", "the routing
+    # and the experts relate to 2P", "optimises the data path and the compute path together".
+    r"|comes? down to|(?:is|are) the key|key (?:to|for)|comes? into (?:it|play)|depends? on|depending on"
+    r"|reflect\w*|relat(?:e|es|ed|ing)|optimi[sz]\w*|efficien\w*|axes|balanc\w*)\b",
     re.IGNORECASE,
 )
 VAGUE_SHARE = 0.025

@@ -187,6 +187,19 @@ def test_stacked_terms_with_a_linked_tail_are_salad_and_assert_nothing() -> None
     assert check_explanation(problem, prose).points_made >= 2
 
 
+def test_terms_linked_by_verbs_that_say_nothing_are_salad() -> None:
+    linked = (
+        "Pipeline and tensor parallelism relate layers and matmuls: it all comes down to the topology, "
+        "the right mix depends on the interconnect, and balancing bubbles against all-reduces is the key "
+        "to efficiency."
+    )
+    plain = (
+        "Pipeline parallelism gives each GPU a block of layers; a single request still walks the stages "
+        "one after another, so its latency does not fall, and how far it scales depends on the bubbles."
+    )
+    assert is_vague(linked) and not is_vague(plain)
+
+
 def test_nouns_strung_together_with_of_the_are_salad() -> None:
     chained = (
         "The GEMV of 1 FLOP per byte is the ridge of the KV heads, so speculative decoding of bf16 at 295 "
