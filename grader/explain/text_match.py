@@ -235,6 +235,9 @@ _REJECTING_PHRASES = re.compile(
     r"\b(think|thinks|say|says|believe|believes|assume|assumes|expect|expects|claim|claims|picture|pictures"
     r"|imagine|imagines|treat|treats|count|counts|plug|plugs|lump|lumps|quote|quotes|conflate|conflates"
     r"|confuse|confuses|mix\s+up|mixes\s+up|add\s+up|adds\s+up)\b"
+    # "People often read low utilisation as compute-bound"; "a PM assumed the cache would fit".
+    r"|\b(people|someone|somebody|folks|candidates|beginners|others)\s+(often\s+|sometimes\s+|usually\s+)?"
+    r"(read|reads|misread|misreads|assumed|thought|believed)\b"
     # Hearsay without a subject: "there's a view that quantization only saves memory".
     r"|\bthere['’]?s\s+(a|one)\s+(common\s+|popular\s+|widespread\s+)?(view|belief|idea|notion)\s+that\b"
     # "wrong" rejects what it judges ("that's wrong", "it's wrong to think"), not what goes wrong.

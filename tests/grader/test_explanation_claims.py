@@ -335,3 +335,12 @@ def test_a_denial_ends_at_the_colon_that_gives_the_writers_own_account() -> None
     check = check_explanation(tp, text)
     assert check.contradicted[2], "the account after the colon denies the bandwidth point"
     assert check.suggested_rating == "again"
+
+
+def test_what_people_read_into_a_symptom_is_not_the_writers_claim() -> None:
+    regimes = generate(BANK.get("three-regimes-define"), 0)
+    name = "low GPU utilisation means compute-bound"
+    idle = ", but low utilisation with the GPU idle between kernels is overhead."
+    assert name in check_explanation(regimes, "Low GPU utilisation means compute-bound" + idle).misconceptions
+    hearsay = "People often read low GPU utilisation as compute-bound"
+    assert not check_explanation(regimes, hearsay + idle).misconceptions
