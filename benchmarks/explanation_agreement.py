@@ -5,11 +5,11 @@ written by people who had seen only each question and its key-point sentences, e
 before any check ran: the key points it truly makes, the misconceptions it truly asserts, and the
 rating a careful interviewer gives. ``dev/`` is what the rubrics and the lexicon were grown on;
 ``holdout/`` was kept aside until the checker was done, so its figures are the honest estimate: eight
-writers, AM to AT, wrote for all 22 items, each in a persona of their own, under a guide that states the
+writers, AU to BB, wrote for all 22 items, each in a persona of their own, under a guide that states the
 rating rule (all points → Good, at least half → Hard, fewer → Again; any wrong claim → Again); their
 texts were scored once before the checks of this round changed and once after, and no check was tuned
 on them. Earlier held-out sets (writers C, F and G; H, I and J; S, T, U and V;
-AA, AB, AC and AD), once scored, joined
+AA, AB, AC and AD; AM to AT), once scored, joined
 ``dev/``, as did writers W–Z, AE–AH and AI–AL, each scored once as new writers before any rubric was
 grown on them. Where a writer's rating broke the rule their own point labels imply, the rating in
 ``dev/`` is the rule's.

@@ -17,24 +17,24 @@ from question_bank import load_bank
 
 FLOORS = {
     "dev": {
-        "rating_exact": 0.95,
+        "rating_exact": 0.97,
         "rating_within_one": 0.99,
         "point_precision": 0.96,
-        "point_recall": 0.98,
-        "unusual_recall": 0.98,
-        "misconception_precision": 0.95,
-        "misconception_recall": 0.93,
+        "point_recall": 0.99,
+        "unusual_recall": 0.99,
+        "misconception_precision": 0.96,
+        "misconception_recall": 0.97,
     },
-    # Writers AM to AT, eight of them (22 items each): they wrote blind under a guide that states the
+    # Writers AU to BB, eight of them (22 items each): they wrote blind under a guide that states the
     # rating rule, and nothing was tuned on their texts, so these figures are the honest estimate.
     "holdout": {
-        "rating_exact": 0.83,
-        "rating_within_one": 0.96,
-        "point_precision": 0.95,
-        "point_recall": 0.96,
-        "unusual_recall": 0.92,
-        "misconception_precision": 0.87,
-        "misconception_recall": 0.73,
+        "rating_exact": 0.80,
+        "rating_within_one": 0.95,
+        "point_precision": 0.94,
+        "point_recall": 0.94,
+        "unusual_recall": 0.86,
+        "misconception_precision": 0.84,
+        "misconception_recall": 0.77,
     },
 }
 #: Recall items each split covers: every recall item of the bank, in both.
@@ -43,8 +43,8 @@ BANK = load_bank()
 
 
 #: Most points any salad text may score, and most negated, wrong-figure or salad texts rated Good, per split.
-SALAD_MAX_POINTS = 4
-BAD_RATED_GOOD = {"dev": 29, "holdout": 15}
+SALAD_MAX_POINTS = {"dev": 4, "holdout": 5}
+BAD_RATED_GOOD = {"dev": 16, "holdout": 27}
 
 
 @pytest.mark.parametrize("split", sorted(FLOORS))
@@ -55,7 +55,7 @@ def test_agreement_with_the_interviewer_labels_holds(split: str) -> None:
     measured = figures(checked)
     below = {name: round(measured[name], 3) for name, low in FLOORS[split].items() if measured[name] < low}
     assert below == {}
-    assert measured["salad_max_points"] <= SALAD_MAX_POINTS
+    assert measured["salad_max_points"] <= SALAD_MAX_POINTS[split]
     assert measured["bad_rated_good"] <= BAD_RATED_GOOD[split]
 
 
