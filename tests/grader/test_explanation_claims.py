@@ -19,6 +19,7 @@ BANK = load_bank()
 RIDGE = generate(BANK.get("ridge-point-recall"), 0)
 FUSION = generate(BANK.get("fusion-why"), 0)
 DECODE = generate(BANK.get("decode-weight-read-why"), 0)
+FLASH = generate(BANK.get("flash-attention-fixes"), 0)
 
 
 def _recall_problems() -> list[Problem]:
@@ -45,7 +46,6 @@ def test_negation_is_scoped_to_its_clause() -> None:
 
 
 def test_words_a_clause_sets_aside_make_no_point() -> None:
-    flash = generate(BANK.get("flash-attention-fixes"), 0)
     said = (
         "Standard attention writes the N×N score matrix to HBM and reads it back, so the memory "
         "traffic dominates."
@@ -54,8 +54,8 @@ def test_words_a_clause_sets_aside_make_no_point() -> None:
         "Standard attention computes the N×N score matrix, and the memory traffic of writing it to HBM "
         "isn't really the bottleneck."
     )
-    assert check_explanation(flash, said).hits[0]
-    check = check_explanation(flash, dismissed)
+    assert check_explanation(FLASH, said).hits[0]
+    check = check_explanation(FLASH, dismissed)
     assert not check.hits[0]
     assert check.contradicted[0], "the text says the point's opposite: a wrong claim"
 
@@ -319,11 +319,10 @@ def test_a_point_shown_on_its_follow_up_is_made_and_stored() -> None:
 
 
 def test_a_lone_no_rejects_the_sentence_before_it() -> None:
-    flash = generate(BANK.get("flash-attention-fixes"), 0)
     claim = "FlashAttention approximates attention"
     exact = " Its online softmax keeps the result exact."
-    assert claim in check_explanation(flash, claim + "." + exact).misconceptions
-    assert not check_explanation(flash, claim + "? No." + exact).misconceptions
+    assert claim in check_explanation(FLASH, claim + "." + exact).misconceptions
+    assert not check_explanation(FLASH, claim + "? No." + exact).misconceptions
 
 
 def test_a_denial_ends_at_the_colon_that_gives_the_writers_own_account() -> None:
